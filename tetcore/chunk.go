@@ -1,0 +1,86 @@
+package tetcore
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+var (
+	decoderOnce sync.Once
+	decoder     *zstd.Decoder
+	decoderErr  error
+)
+
+// sharedDecoder is one zstd decoder for the process. DecodeAll is safe for
+// concurrent use; the cap limit makes it refuse to grow the output past
+// the capacity we hand it (the declared raw_byte_len).
+func sharedDecoder() (*zstd.Decoder, error) {
+	decoderOnce.Do(func() {
+		decoder, decoderErr = zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(0),
+			zstd.WithDecodeAllCapLimit(true),
+			zstd.WithDecoderMaxMemory(1<<40))
+	})
+	return decoder, decoderErr
+}
+
+// Stored returns the chunk's stored bytes, a view of the file's data.
+func (f *File) Stored(c *Chunk) ([]byte, error) {
+	if f.isClosed() {
+		return nil, ErrClosed
+	}
+	return f.data[c.Offset : c.Offset+uint64(c.StoredLen)], nil
+}
+
+// ReadChunk returns the decoded bytes of chunk c of ds. A raw chunk is
+// returned as a zero-copy view of the file's data (buf is unused); a zstd
+// chunk is decoded into buf, which is grown if its capacity is below the
+// chunk's raw length, and the returned slice aliases it. The result must
+// not be modified, and is valid until the file is closed (or buf reused).
+func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
+	src, err := f.Stored(c)
+	if err != nil {
+		return nil, err
+	}
+	if c.Codec == CodecRaw {
+		return src, nil
+	}
+	if c.RawLen > f.opts.maxChunkBytes {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %d bytes: %w", ds.Name, c.Coords[:ds.Rank()], c.RawLen, ErrTooLarge)
+	}
+	dec, err := sharedDecoder()
+	if err != nil {
+		return nil, err
+	}
+	if int64(cap(buf)) < c.RawLen {
+		buf = make([]byte, 0, c.RawLen)
+	}
+	out, err := dec.DecodeAll(src, buf[:0:c.RawLen])
+	if err != nil {
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			err = fmt.Errorf("frame decodes past raw_byte_len %d", c.RawLen)
+		}
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %v: %w", ds.Name, c.Coords[:ds.Rank()], err, ErrDecode)
+	}
+	if int64(len(out)) != c.RawLen {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: decoded %d bytes, want raw_byte_len %d: %w", ds.Name, c.Coords[:ds.Rank()], len(out), c.RawLen, ErrDecode)
+	}
+	return out, nil
+}
+
+// ReadChunkAt is ReadChunk by grid position; a position without an index
+// entry fails with ErrMissingChunk.
+func (f *File) ReadChunkAt(ds *Dataset, linear int64, buf []byte) ([]byte, error) {
+	c, ok := ds.Chunk(linear)
+	if !ok {
+		coords := make([]int64, ds.Rank())
+		if linear >= 0 && linear < ds.gridCount {
+			ds.ChunkCoords(linear, coords)
+		}
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %w", ds.Name, coords, ErrMissingChunk)
+	}
+	return f.ReadChunk(ds, c, buf)
+}

@@ -1,0 +1,19 @@
+// Package tetcore provides reading, validation and writing of .tet files,
+// the single-file container of chunked N-dimensional arrays described in
+// the tet format specification, layout v1 (shared/spec/tet-format-v1.md).
+//
+// A file is opened once with [Open] (read-only, memory-mapped) or parsed
+// from bytes with [Parse]. Every structural rule of the format is checked
+// before anything is handed out: a malformed file yields an error wrapping
+// one of the exported sentinels ([ErrBadMagic], [ErrCorrupt], …) with
+// context naming the field, dataset and chunk involved. A damaged footer
+// does not prevent opening; [File.FooterStatus] reports it.
+//
+// Chunks are read with [File.ReadChunk]: raw chunks are zero-copy views of
+// the mapping, zstd chunks decode into a caller-owned buffer. Slices handed
+// out are valid only until the file is closed; long-lived readers pin the
+// mapping with [File.Acquire].
+//
+// [Writer] writes files in the reference layout, streaming one chunk at a
+// time, into a temporary file renamed into place on success.
+package tetcore

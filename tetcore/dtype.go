@@ -1,0 +1,170 @@
+package tetcore
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// DType is an element type, numbered by its wire tag in the dataset
+// directory.
+type DType uint32
+
+// The dtype wire tags of layout v1.
+const (
+	F32 DType = 1
+	F64 DType = 2
+	I32 DType = 3
+	I64 DType = 4
+	U8  DType = 5
+	U16 DType = 6
+	I16 DType = 7
+	U32 DType = 8
+	F16 DType = 9
+	U64 DType = 10
+)
+
+// AllDTypes lists every dtype in tag order.
+var AllDTypes = []DType{F32, F64, I32, I64, U8, U16, I16, U32, F16, U64}
+
+var dtypeNames = [...]string{F32: "f32", F64: "f64", I32: "i32", I64: "i64", U8: "u8",
+	U16: "u16", I16: "i16", U32: "u32", F16: "f16", U64: "u64"}
+
+var dtypeSizes = [...]int{F32: 4, F64: 8, I32: 4, I64: 8, U8: 1, U16: 2, I16: 2, U32: 4, F16: 2, U64: 8}
+
+// Valid reports whether d is one of the ten v1 tags.
+func (d DType) Valid() bool { return d >= F32 && d <= U64 }
+
+// Size is the element size in bytes (0 for an invalid tag).
+func (d DType) Size() int {
+	if !d.Valid() {
+		return 0
+	}
+	return dtypeSizes[d]
+}
+
+// String is the short name: f32, f64, i32, i64, u8, u16, i16, u32, f16, u64.
+func (d DType) String() string {
+	if !d.Valid() {
+		return fmt.Sprintf("dtype(%d)", uint32(d))
+	}
+	return dtypeNames[d]
+}
+
+// IsFloat reports whether d is f16, f32 or f64.
+func (d DType) IsFloat() bool { return d == F16 || d == F32 || d == F64 }
+
+// ParseDType maps a short name such as "f32" back to its DType.
+func ParseDType(s string) (DType, error) {
+	for _, d := range AllDTypes {
+		if dtypeNames[d] == s {
+			return d, nil
+		}
+	}
+	return 0, fmt.Errorf("tetcore: unknown dtype %q (want one of f32 f64 f16 i16 i32 i64 u8 u16 u32 u64)", s)
+}
+
+// Float64 returns element i of the little-endian payload b as float64.
+// b need not be aligned. Integers convert exactly up to 2^53.
+func (d DType) Float64(b []byte, i int) float64 {
+	switch d {
+	case F32:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:])))
+	case F64:
+		return math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
+	case F16:
+		return float64(HalfToFloat32(binary.LittleEndian.Uint16(b[i*2:])))
+	case U64:
+		return float64(binary.LittleEndian.Uint64(b[i*8:]))
+	default:
+		return float64(d.Int64(b, i))
+	}
+}
+
+// Int64 returns element i of an integer payload as int64. A u64 above
+// 2^63-1 wraps; use Uint64 for those. For float dtypes it truncates.
+func (d DType) Int64(b []byte, i int) int64 {
+	switch d {
+	case U8:
+		return int64(b[i])
+	case U16:
+		return int64(binary.LittleEndian.Uint16(b[i*2:]))
+	case I16:
+		return int64(int16(binary.LittleEndian.Uint16(b[i*2:])))
+	case U32:
+		return int64(binary.LittleEndian.Uint32(b[i*4:]))
+	case I32:
+		return int64(int32(binary.LittleEndian.Uint32(b[i*4:])))
+	case I64, U64:
+		return int64(binary.LittleEndian.Uint64(b[i*8:]))
+	default:
+		return int64(d.Float64(b, i))
+	}
+}
+
+// Uint64 returns element i of a u64 payload.
+func (d DType) Uint64(b []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(b[i*8:])
+}
+
+// HalfToFloat32 converts IEEE 754 binary16 bits to float32 exactly,
+// including subnormals, ±Inf and NaN (the payload is kept).
+func HalfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	mant := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f: // Inf or NaN
+		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
+	case exp != 0: // normal
+		return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
+	case mant == 0: // ±0
+		return math.Float32frombits(sign)
+	}
+	// Subnormal half: value = mant * 2^-24, normal in float32.
+	e := uint32(113) // exponent of 2^-14 in float32 bias terms
+	for mant&0x400 == 0 {
+		mant <<= 1
+		e--
+	}
+	return math.Float32frombits(sign | e<<23 | (mant&0x3ff)<<13)
+}
+
+// Float32ToHalf converts a float32 to IEEE 754 binary16 bits, rounding to
+// nearest even; overflow gives ±Inf and NaN stays NaN.
+func Float32ToHalf(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int32(b>>23) & 0xff
+	mant := b & 0x7fffff
+	if exp == 0xff {
+		if mant != 0 {
+			return sign | 0x7e00 | uint16(mant>>13)
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 127 + 15
+	if e >= 0x1f {
+		return sign | 0x7c00
+	}
+	if e <= 0 {
+		if e < -10 {
+			return sign
+		}
+		mant |= 0x800000
+		shift := uint32(14 - e)
+		half := uint16(mant >> shift)
+		rem := mant & (1<<shift - 1)
+		mid := uint32(1) << (shift - 1)
+		if rem > mid || (rem == mid && half&1 == 1) {
+			half++
+		}
+		return sign | half
+	}
+	half := uint16(e)<<10 | uint16(mant>>13)
+	rem := mant & 0x1fff
+	if rem > 0x1000 || (rem == 0x1000 && half&1 == 1) {
+		half++ // may carry into the exponent, up to Inf: still correct
+	}
+	return sign | half
+}

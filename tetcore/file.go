@@ -1,0 +1,115 @@
+package tetcore
+
+import (
+	"fmt"
+	"sync"
+)
+
+// File is an opened .tet file. Its methods are safe for concurrent use.
+type File struct {
+	path string
+	data []byte // the whole file (a mapping or caller bytes)
+	opts options
+
+	// LayoutVersion is the superblock's layout_version (always 1).
+	LayoutVersion uint32
+	// Datasets in directory order.
+	Datasets []*Dataset
+	// MemoryBudgetBPS is the index's memory_budget_percent_bps hint
+	// (basis points of host RAM; 0 = engine default of 25%).
+	MemoryBudgetBPS uint16
+	// MemoryBudgetBytes is the index's memory_budget_bytes hint (0 = use
+	// the percentage).
+	MemoryBudgetBytes uint32
+	// Footer holds what the footer JSON said; see FooterStatus.
+	Footer Footer
+
+	flags        uint32
+	indexOffset  uint64
+	indexLength  uint64
+	payloadEnd   uint64
+	footerStatus string
+	byName       map[string]*Dataset
+	pendingMeta  *metadataJSON
+
+	mu     sync.Mutex
+	refs   int
+	closed bool
+	unmap  func() error
+}
+
+// Path is the path the file was opened from ("" for Parse).
+func (f *File) Path() string { return f.path }
+
+// Size is the file length in bytes.
+func (f *File) Size() int64 { return int64(len(f.data)) }
+
+// HasFooter reports whether superblock flag bit 0 is set.
+func (f *File) HasFooter() bool { return f.flags&flagFooter != 0 }
+
+// FooterStatus is "absent", "ok", or "damaged: <reason>".
+func (f *File) FooterStatus() string { return f.footerStatus }
+
+// Dataset looks a dataset up by its exact name.
+func (f *File) Dataset(name string) (*Dataset, error) {
+	if d, ok := f.byName[name]; ok {
+		return d, nil
+	}
+	return nil, fmt.Errorf("tetcore: dataset %q: %w", name, ErrNotFound)
+}
+
+// Acquire pins the file's data so that Close does not release it until a
+// matching Release. It fails with ErrClosed once Close was called.
+func (f *File) Acquire() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	f.refs++
+	return nil
+}
+
+// Release undoes one Acquire; the last Release after Close unmaps.
+func (f *File) Release() {
+	f.mu.Lock()
+	f.refs--
+	release := f.closed && f.refs == 0
+	f.mu.Unlock()
+	if release {
+		f.doUnmap()
+	}
+}
+
+// Close marks the file closed; the mapping is released at once, or when
+// the last Acquire is released. Slices obtained from the file must not be
+// used after that. Close is idempotent.
+func (f *File) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	release := f.refs == 0
+	f.mu.Unlock()
+	if release {
+		return f.doUnmap()
+	}
+	return nil
+}
+
+func (f *File) doUnmap() error {
+	if f.unmap == nil {
+		return nil
+	}
+	u := f.unmap
+	f.unmap = nil
+	return u()
+}
+
+func (f *File) isClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed && f.refs == 0
+}

@@ -1,0 +1,114 @@
+package tetcore
+
+import (
+	"fmt"
+	"sort"
+)
+
+// VerifyMode selects how much Verify checks.
+type VerifyMode int
+
+// Verify modes.
+const (
+	// VerifyQuick checks structure only (what Open checks, plus findings
+	// such as missing chunks and overlapping payloads).
+	VerifyQuick VerifyMode = iota
+	// VerifyDeep also decodes every chunk.
+	VerifyDeep
+)
+
+// Finding is one observation of Verify.
+type Finding struct {
+	Severity string // "error" or "warning"
+	Dataset  string // "" for file-level findings
+	Chunk    []int64
+	Message  string
+}
+
+// String formats the finding on one line.
+func (f Finding) String() string {
+	s := f.Severity + ": "
+	if f.Dataset != "" {
+		s += fmt.Sprintf("dataset %q ", f.Dataset)
+	}
+	if f.Chunk != nil {
+		s += fmt.Sprintf("chunk %v ", f.Chunk)
+	}
+	return s + f.Message
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Datasets      int
+	Chunks        int
+	DecodedChunks int // chunks decoded (deep mode)
+	Findings      []Finding
+}
+
+// OK reports whether no finding is an error.
+func (r *Report) OK() bool {
+	for _, f := range r.Findings {
+		if f.Severity == "error" {
+			return false
+		}
+	}
+	return true
+}
+
+// Verify checks the file. Structural rules were already enforced by Open;
+// Verify adds findings that do not prevent reading (footer damage, chunks
+// absent from the index, payloads that overlap) and, in deep mode, decodes
+// every chunk.
+func (f *File) Verify(mode VerifyMode) (*Report, error) {
+	if err := f.Acquire(); err != nil {
+		return nil, err
+	}
+	defer f.Release()
+	r := &Report{Datasets: len(f.Datasets)}
+	add := func(sev, ds string, chunk []int64, format string, args ...any) {
+		r.Findings = append(r.Findings, Finding{sev, ds, chunk, fmt.Sprintf(format, args...)})
+	}
+	if st := f.footerStatus; st != "ok" && st != "absent" {
+		add("warning", "", nil, "footer %s", st)
+	}
+	type span struct {
+		off, end uint64
+		ds       string
+		coords   []int64
+	}
+	var spans []span
+	for _, ds := range f.Datasets {
+		r.Chunks += len(ds.chunks)
+		if missing := ds.gridCount - int64(len(ds.chunks)); missing > 0 {
+			add("error", ds.Name, nil, "%d of %d chunks absent from the index", missing, ds.gridCount)
+		}
+		for i := range ds.chunks {
+			c := &ds.chunks[i]
+			spans = append(spans, span{c.Offset, c.Offset + uint64(c.StoredLen), ds.Name, c.Coords[:ds.Rank()]})
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].off < spans[i-1].end {
+			add("warning", spans[i].ds, spans[i].coords, "payload overlaps that of dataset %q chunk %v", spans[i-1].ds, spans[i-1].coords)
+		}
+	}
+	if mode == VerifyDeep {
+		var buf []byte
+		for _, ds := range f.Datasets {
+			for i := range ds.chunks {
+				c := &ds.chunks[i]
+				out, err := f.ReadChunk(ds, c, buf)
+				if err != nil {
+					add("error", ds.Name, c.Coords[:ds.Rank()], "%v", err)
+					continue
+				}
+				r.DecodedChunks++
+				if c.Codec == CodecZstd {
+					buf = out
+				}
+			}
+		}
+	}
+	return r, nil
+}
