@@ -27,13 +27,19 @@ type HistoryRow struct {
 	Params  map[string]string `json:"params,omitempty"`
 }
 
+type blobRef struct {
+	Offset uint64 `json:"offset"`
+	Len    uint64 `json:"len"`
+}
+
 type footerJSON struct {
 	History     []json.RawMessage `json:"history"`
 	Metadata    json.RawMessage   `json:"metadata"`
-	MetadataRef *struct {
-		Offset uint64 `json:"offset"`
-		Len    uint64 `json:"len"`
-	} `json:"metadata_ref"`
+	MetadataRef *blobRef          `json:"metadata_ref"`
+	// Footer version 2 (written by tet-py 0.8) adds JSON blobs of zone
+	// maps and a secondary index between the payloads and the footer.
+	ZoneMapsRef       *blobRef `json:"zone_maps_ref"`
+	SecondaryIndexRef *blobRef `json:"secondary_index_ref"`
 }
 
 type metadataJSON struct {
@@ -64,8 +70,9 @@ func (f *File) parseFooter() {
 		damaged("tail magic %q, want %q", tail[12:16], magicFooter)
 		return
 	}
-	if v := le.Uint32(tail[8:]); v != 1 {
-		damaged("footer_version %d, want 1", v)
+	version := le.Uint32(tail[8:])
+	if version != 1 && version != 2 {
+		damaged("footer_version %d, want 1 (or 2, as tet-py writes)", version)
 		return
 	}
 	jl := le.Uint64(tail[0:])
@@ -93,6 +100,17 @@ func (f *File) parseFooter() {
 		}
 		metaRaw = d[r.Offset:end]
 		f.payloadEnd = r.Offset
+	}
+	for _, r := range []*blobRef{fj.ZoneMapsRef, fj.SecondaryIndexRef} {
+		if r == nil || version < 2 {
+			continue
+		}
+		end, ok := addOK(r.Offset, r.Len)
+		if !ok || r.Offset < superblockSize || end > jsonStart {
+			damaged("footer blob [%d, +%d) outside the file before the footer JSON", r.Offset, r.Len)
+			return
+		}
+		f.payloadEnd = min(f.payloadEnd, r.Offset)
 	}
 	for i, raw := range fj.History {
 		row, err := parseHistoryRow(raw)
