@@ -1,0 +1,214 @@
+package tetsql
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// Conn is one tetsql connection: a SQLite connection with the files
+// attached. Reach it through (*sql.Conn).Raw to read scan statistics.
+type Conn struct {
+	inner   driver.Conn
+	session *vtab.Session
+}
+
+// Scans returns the statistics of the cells scans finished on this
+// connection since the previous call, and forgets them.
+func (c *Conn) Scans() []vtab.ScanStats { return c.session.TakeScans() }
+
+// LastScan returns the most recent finished scan on this connection.
+func (c *Conn) LastScan() (vtab.ScanStats, bool) { return c.session.LastScan() }
+
+// ScanStats is the counters of one cells-table scan.
+type ScanStats = vtab.ScanStats
+
+// Scans returns the scans recorded on conn since the last call; conn must
+// be a connection of a tetsql database.
+func Scans(ctx context.Context, conn *sql.Conn) ([]ScanStats, error) {
+	var out []ScanStats
+	err := conn.Raw(func(dc any) error {
+		c, ok := dc.(*Conn)
+		if !ok {
+			return errors.New("tetsql: not a tetsql connection")
+		}
+		out = c.Scans()
+		return nil
+	})
+	return out, err
+}
+
+// fix replaces SQLite's message-less error from a failed chunk read with
+// the read error the cursor recorded (which names dataset and chunk).
+func (c *Conn) fix(err error) error {
+	if err == nil {
+		return nil
+	}
+	if serr := c.session.TakeError(); serr != nil {
+		return serr
+	}
+	return err
+}
+
+func (c *Conn) exec(ctx context.Context, q string) (driver.Result, error) {
+	return c.inner.(driver.ExecerContext).ExecContext(ctx, q, nil)
+}
+
+// Prepare implements driver.Conn.
+func (c *Conn) Prepare(q string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), q)
+}
+
+// PrepareContext implements driver.ConnPrepareContext.
+func (c *Conn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, q)
+	if err != nil {
+		return nil, c.fix(err)
+	}
+	return &stmt{inner: s, c: c}, nil
+}
+
+// ExecContext implements driver.ExecerContext.
+func (c *Conn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	c.session.TakeError()
+	r, err := c.inner.(driver.ExecerContext).ExecContext(ctx, q, args)
+	return r, c.fix(err)
+}
+
+// QueryContext implements driver.QueryerContext.
+func (c *Conn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	c.session.TakeError()
+	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, q, args)
+	if err != nil {
+		return nil, c.fix(err)
+	}
+	return &rows{inner: r, c: c}, nil
+}
+
+// Begin implements driver.Conn.
+func (c *Conn) Begin() (driver.Tx, error) { return c.BeginTx(context.Background(), driver.TxOptions{}) }
+
+// BeginTx implements driver.ConnBeginTx.
+func (c *Conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	return c.inner.(driver.ConnBeginTx).BeginTx(ctx, opts)
+}
+
+// Ping implements driver.Pinger.
+func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).Ping(ctx) }
+
+// ResetSession implements driver.SessionResetter.
+func (c *Conn) ResetSession(ctx context.Context) error {
+	if r, ok := c.inner.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+// IsValid implements driver.Validator.
+func (c *Conn) IsValid() bool {
+	if v, ok := c.inner.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
+
+// Close closes the SQLite connection; its tables release their files.
+func (c *Conn) Close() error {
+	err := c.inner.Close()
+	vtab.CloseSession(c.session)
+	return err
+}
+
+type stmt struct {
+	inner driver.Stmt
+	c     *Conn
+}
+
+func (s *stmt) Close() error  { return s.inner.Close() }
+func (s *stmt) NumInput() int { return s.inner.NumInput() }
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	s.c.session.TakeError()
+	r, err := s.inner.Exec(args) //nolint:staticcheck // required by driver.Stmt
+	return r, s.c.fix(err)
+}
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	s.c.session.TakeError()
+	r, err := s.inner.Query(args) //nolint:staticcheck // required by driver.Stmt
+	if err != nil {
+		return nil, s.c.fix(err)
+	}
+	return &rows{inner: r, c: s.c}, nil
+}
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	s.c.session.TakeError()
+	r, err := s.inner.(driver.StmtExecContext).ExecContext(ctx, args)
+	return r, s.c.fix(err)
+}
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	s.c.session.TakeError()
+	r, err := s.inner.(driver.StmtQueryContext).QueryContext(ctx, args)
+	if err != nil {
+		return nil, s.c.fix(err)
+	}
+	return &rows{inner: r, c: s.c}, nil
+}
+
+type rows struct {
+	inner driver.Rows
+	c     *Conn
+}
+
+func (r *rows) Columns() []string { return r.inner.Columns() }
+func (r *rows) Close() error      { return r.inner.Close() }
+func (r *rows) Next(dest []driver.Value) error {
+	err := r.inner.Next(dest)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return r.c.fix(err)
+	}
+	return err
+}
+
+// ColumnTypeDatabaseTypeName forwards the declared type of a column.
+func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
+	if t, ok := r.inner.(driver.RowsColumnTypeDatabaseTypeName); ok {
+		return t.ColumnTypeDatabaseTypeName(i)
+	}
+	return ""
+}
+
+// ColumnTypeScanType forwards the scan type of a column.
+func (r *rows) ColumnTypeScanType(i int) reflect.Type {
+	if t, ok := r.inner.(driver.RowsColumnTypeScanType); ok {
+		return t.ColumnTypeScanType(i)
+	}
+	return reflect.TypeFor[any]()
+}
+
+// Attach attaches the file at path as schema alias on this connection
+// only (the shell's .open). alias "" derives one from the file name.
+func (c *Conn) Attach(ctx context.Context, alias, path string) error {
+	if alias == "" {
+		alias = DefaultAlias(path)
+	}
+	if !validAlias.MatchString(alias) {
+		return fmt.Errorf("tetsql: alias %q: use letters, digits and _", alias)
+	}
+	h, err := vtab.OpenFile(path)
+	if err != nil {
+		return fmt.Errorf("tetsql: open %s: %w", path, err)
+	}
+	defer h.Close() // the tables hold their own references
+	for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.File, c.session) {
+		if _, err := c.exec(ctx, stmt); err != nil {
+			c.exec(ctx, "DETACH DATABASE "+alias)
+			return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
+		}
+	}
+	return nil
+}

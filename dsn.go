@@ -1,0 +1,145 @@
+package tetsql
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Config configures a connector: the files to attach and options.
+type Config struct {
+	// Files to attach, in order.
+	Files []FileSpec
+	// MaxChunkBytes caps the decoded size of any one chunk (0 = default,
+	// 1 GiB).
+	MaxChunkBytes int64
+}
+
+// FileSpec is one file and the schema name it is attached as.
+type FileSpec struct {
+	Alias string // schema name; "" = derived from the file name
+	Path  string
+}
+
+// ParseDSN parses a DSN (see the package documentation) into a Config.
+func ParseDSN(dsn string) (Config, error) {
+	var cfg Config
+	files, query, _ := strings.Cut(dsn, "?")
+	for _, part := range strings.Split(files, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		var fs FileSpec
+		if alias, path, ok := strings.Cut(part, "="); ok && validAlias.MatchString(alias) {
+			fs = FileSpec{Alias: alias, Path: path}
+		} else {
+			fs = FileSpec{Path: part}
+		}
+		cfg.Files = append(cfg.Files, fs)
+	}
+	if query != "" {
+		vals, err := url.ParseQuery(query)
+		if err != nil {
+			return cfg, fmt.Errorf("tetsql: DSN options %q: %v", query, err)
+		}
+		for k, v := range vals {
+			if len(v) != 1 {
+				return cfg, fmt.Errorf("tetsql: DSN option %s given %d times", k, len(v))
+			}
+			switch k {
+			case "max_chunk_bytes":
+				n, err := ParseSize(v[0])
+				if err != nil || n < 1 {
+					return cfg, fmt.Errorf("tetsql: DSN option max_chunk_bytes=%q: want a positive size such as 256MiB", v[0])
+				}
+				cfg.MaxChunkBytes = n
+			default:
+				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: max_chunk_bytes)", k)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+var sizeUnits = []struct {
+	suffix string
+	mul    int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+
+// ParseSize reads a byte size such as 512, 64KiB, 256MiB or 2GB.
+func ParseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mul := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mul = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mul
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || (n > 0 && mul > (1<<63-1)/n) {
+		return 0, fmt.Errorf("tetsql: bad size %q", s)
+	}
+	return n * mul, nil
+}
+
+// Aliases returns the schema name of every file: the explicit alias, or
+// the base name without .tet reduced to [A-Za-z0-9_] (a leading digit
+// gets "t_"; clashes get _2, _3, …).
+func (c Config) Aliases() ([]string, error) {
+	used := map[string]bool{"main": true, "temp": true}
+	out := make([]string, len(c.Files))
+	for i, f := range c.Files {
+		if f.Alias != "" {
+			if !validAlias.MatchString(f.Alias) {
+				return nil, fmt.Errorf("tetsql: alias %q: use letters, digits and _", f.Alias)
+			}
+			if used[strings.ToLower(f.Alias)] {
+				return nil, fmt.Errorf("tetsql: alias %q used twice", f.Alias)
+			}
+			used[strings.ToLower(f.Alias)] = true
+			out[i] = f.Alias
+		}
+	}
+	for i, f := range c.Files {
+		if out[i] != "" {
+			continue
+		}
+		base := DefaultAlias(f.Path)
+		name := base
+		for n := 2; used[strings.ToLower(name)]; n++ {
+			name = fmt.Sprintf("%s_%d", base, n)
+		}
+		used[strings.ToLower(name)] = true
+		out[i] = name
+	}
+	return out, nil
+}
+
+// DefaultAlias derives a schema name from a file path.
+func DefaultAlias(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".tet")
+	var b strings.Builder
+	for _, r := range base {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if s == "" {
+		s = "t"
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "t_" + s
+	}
+	return s
+}

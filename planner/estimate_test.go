@@ -1,0 +1,62 @@
+package planner_test
+
+import (
+	"testing"
+
+	"github.com/tetsql/tetsql/planner"
+)
+
+func TestEstimate(t *testing.T) {
+	t.Parallel()
+	labels := make([]string, 100)
+	for i := range labels {
+		labels[i] = string(rune('A'+i%50)) + "x" // duplicates, unsorted
+	}
+	g, err := planner.NewGeometry([]int64{4096, 4096, 100}, []int64{256, 256, 30}, [][]string{nil, nil, labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := func(tg planner.Target, op planner.Op) planner.Constraint {
+		return planner.Constraint{Target: tg, Op: op}
+	}
+	const full = 4096 * 4096 * 100
+	tests := []struct {
+		name string
+		cs   []planner.Constraint
+		want planner.Estimate
+	}{
+		{"full scan", nil, planner.Estimate{Rows: full, Selected: full, Chunks: 16 * 16 * 4}},
+		{"y =", []planner.Constraint{c(planner.Dim(0), planner.OpEQ)},
+			planner.Estimate{Rows: 256 * 4096 * 100, Selected: 4096 * 100, Chunks: 16 * 4}},
+		{"y = and x =", []planner.Constraint{c(planner.Dim(0), planner.OpEQ), c(planner.Dim(1), planner.OpEQ)},
+			planner.Estimate{Rows: 256 * 256 * 100, Selected: 100, Chunks: 4}},
+		{"y BETWEEN", []planner.Constraint{c(planner.Dim(0), planner.OpGE), c(planner.Dim(0), planner.OpLE)},
+			planner.Estimate{Rows: 256 * 4096 * 100, Selected: 256 * 4096 * 100, Chunks: 16 * 4}},
+		{"y <", []planner.Constraint{c(planner.Dim(0), planner.OpLT)},
+			planner.Estimate{Rows: 1024 * 4096 * 100, Selected: 1024 * 4096 * 100, Chunks: 4 * 16 * 4}},
+		{"label = on a duplicated axis still prunes", []planner.Constraint{c(planner.Label(2), planner.OpEQ)},
+			planner.Estimate{Rows: 4096 * 4096 * 30, Selected: 4096 * 4096, Chunks: 16 * 16}},
+		{"unsorted label range ignored", []planner.Constraint{c(planner.Label(2), planner.OpLT)},
+			planner.Estimate{Rows: full, Selected: full, Chunks: 16 * 16 * 4}},
+		{"rowid =", []planner.Constraint{c(planner.RowID(), planner.OpEQ)},
+			planner.Estimate{Rows: 256 * 256 * 30, Selected: 1, Chunks: 1}},
+		{"rowid >", []planner.Constraint{c(planner.RowID(), planner.OpGT)},
+			planner.Estimate{Rows: 1024 * 4096 * 100, Selected: 1024 * 4096 * 100, Chunks: 4 * 16 * 4}},
+		{"LIMIT ignored", []planner.Constraint{{Op: planner.OpLimit}},
+			planner.Estimate{Rows: full, Selected: full, Chunks: 16 * 16 * 4}},
+		{"invalid ignored", []planner.Constraint{c(planner.Dim(7), planner.OpEQ)},
+			planner.Estimate{Rows: full, Selected: full, Chunks: 16 * 16 * 4}},
+	}
+	for _, tc := range tests {
+		if got := g.Estimate(tc.cs); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	// The BestIndex estimate of an equality agrees with the Filter-time plan.
+	p, _ := g.NewPlan([]planner.Constraint{{Target: planner.Dim(0), Op: planner.OpEQ, Value: int64(1000)},
+		{Target: planner.Dim(1), Op: planner.OpEQ, Value: int64(2000)}})
+	e := g.Estimate([]planner.Constraint{c(planner.Dim(0), planner.OpEQ), c(planner.Dim(1), planner.OpEQ)})
+	if p.EstimatedRows() != e.Rows || p.ChunkCount() != e.Chunks || p.SelectedRows() != e.Selected {
+		t.Errorf("plan %d rows %d chunks %d selected, estimate %+v", p.EstimatedRows(), p.ChunkCount(), p.SelectedRows(), e)
+	}
+}

@@ -1,0 +1,241 @@
+package vtab
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/planner"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// Plan encoding shared by BestIndex and Filter.
+//
+// idxNum is a bit set:
+//
+//	bit  value  meaning
+//	0    1      idxStr lists the constraints passed in argv
+//	1    2      a LIMIT value is passed (last-but-one or last argv entry)
+//	2    4      an OFFSET value is passed (last argv entry)
+//
+// idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
+// dim column, "l<axis><op>" for a label column, "r<op>" for rowid, "L" for
+// LIMIT and "O" for OFFSET, with <op> one of = < <= > >=.
+const (
+	idxConstraints = 1 << iota
+	idxLimit
+	idxOffset
+)
+
+// NoOmit, when true, makes BestIndex leave every constraint for SQLite to
+// re-check (tests use it to prove the cursor's own filtering exact).
+var NoOmit = false
+
+// cellsTable is the element-level table of one dataset.
+type cellsTable struct {
+	readOnly
+	h         *Handle
+	ds        *tetcore.Dataset
+	geom      *planner.Geometry
+	qualified string
+	dims      []string // column names of the axes
+	labelAxis []int    // axis of each label column
+	valueCol  int
+	session   *Session
+}
+
+// cellsColumns returns the axis column names: the footer's dim_names when
+// they make distinct, non-clashing columns, else d0, d1, ….
+func cellsColumns(ds *tetcore.Dataset) []string {
+	names := make([]string, ds.Rank())
+	seen := map[string]bool{"value": true, "rowid": true}
+	ok := ds.DimNames != nil
+	for a := range names {
+		names[a] = ds.DimName(a)
+		for _, n := range []string{names[a], names[a] + "_label"} {
+			k := strings.ToLower(n)
+			if seen[k] || n == "" {
+				ok = false
+			}
+			seen[k] = true
+		}
+	}
+	if !ok {
+		for a := range names {
+			names[a] = fmt.Sprintf("d%d", a)
+		}
+	}
+	return names
+}
+
+func newCells(ctx vtab.Context, a tableArgs, h *Handle) (*cellsTable, error) {
+	ds, err := h.File.Dataset(a.dataset)
+	if err != nil {
+		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
+	}
+	t := &cellsTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
+		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
+	var cols []string
+	for _, d := range t.dims {
+		cols = append(cols, quoteIdent(d)+" INTEGER")
+	}
+	for ax := range t.dims {
+		if ds.Labels != nil && ds.Labels[ax] != nil {
+			t.labelAxis = append(t.labelAxis, ax)
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
+		}
+	}
+	t.valueCol = len(cols)
+	vt := "INTEGER"
+	if ds.DType.IsFloat() {
+		vt = "REAL"
+	}
+	cols = append(cols, "value "+vt)
+	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
+		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	return t, nil
+}
+
+// target maps a column number to a planner target.
+func (t *cellsTable) target(col int) (planner.Target, bool) {
+	switch {
+	case col == -1:
+		return planner.RowID(), true
+	case col >= 0 && col < len(t.dims):
+		return planner.Dim(col), true
+	case col >= len(t.dims) && col < t.valueCol:
+		return planner.Label(t.labelAxis[col-len(t.dims)]), true
+	}
+	return planner.Target{}, false
+}
+
+var opNames = map[planner.Op]string{planner.OpEQ: "=", planner.OpLT: "<", planner.OpLE: "<=", planner.OpGT: ">", planner.OpGE: ">="}
+
+func mapOp(op vtab.ConstraintOp) (planner.Op, bool) {
+	switch op {
+	case vtab.OpEQ:
+		return planner.OpEQ, true
+	case vtab.OpLT:
+		return planner.OpLT, true
+	case vtab.OpLE:
+		return planner.OpLE, true
+	case vtab.OpGT:
+		return planner.OpGT, true
+	case vtab.OpGE:
+		return planner.OpGE, true
+	}
+	return 0, false
+}
+
+// Cost model: reading a row costs 1, decoding a chunk a fixed amount.
+const chunkCost = 1000
+
+// BestIndex consumes dim, label and rowid constraints the planner can use
+// and prices the plan by the rows in the chunks expected to survive. It
+// never fails: an unusable constraint is simply left to SQLite.
+func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
+	var parts []string
+	var cons []planner.Constraint
+	allOmitted := true
+	limit, offset := -1, -1
+	for i := range info.Constraints {
+		c := &info.Constraints[i]
+		switch c.Op {
+		case vtab.OpLIMIT:
+			limit = i
+			continue
+		case vtab.OpOFFSET:
+			offset = i
+			continue
+		}
+		tg, ok1 := t.target(c.Column)
+		op, ok2 := mapOp(c.Op)
+		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 {
+			allOmitted = false
+			continue
+		}
+		c.ArgIndex = len(parts)
+		// Dims and rowid are filtered exactly (numeric affinity is applied
+		// to TEXT values as SQLite would); label comparisons are left for
+		// SQLite to re-check, since numbers compare to TEXT by affinity.
+		c.Omit = tg.Kind != planner.KindLabel && !NoOmit
+		if !c.Omit {
+			allOmitted = false
+		}
+		parts = append(parts, encodeTarget(tg)+opNames[op])
+		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+	}
+	idxNum := 0
+	if len(parts) > 0 {
+		idxNum |= idxConstraints
+	}
+	if allOmitted && !NoOmit && limit >= 0 && info.Constraints[limit].Usable {
+		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
+		parts = append(parts, "L")
+		idxNum |= idxLimit
+		if offset >= 0 && info.Constraints[offset].Usable {
+			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), true
+			parts = append(parts, "O")
+			idxNum |= idxOffset
+		}
+	}
+	est := t.geom.Estimate(cons)
+	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")
+	info.EstimatedRows = max(est.Selected, 1)
+	info.EstimatedCost = float64(est.Rows) + float64(est.Chunks)*chunkCost + 1
+	if est.Selected == 1 && allEqualities(cons, len(t.dims)) {
+		info.IdxFlags |= vtab.IndexScanUnique
+	}
+	return nil
+}
+
+// allEqualities reports whether cons fix every axis (or the rowid) by =.
+func allEqualities(cons []planner.Constraint, rank int) bool {
+	var fixed [planner.MaxRank]bool
+	n := 0
+	for _, c := range cons {
+		if c.Op != planner.OpEQ {
+			continue
+		}
+		if c.Target.Kind == planner.KindRowID {
+			return true
+		}
+		if c.Target.Kind == planner.KindDim && !fixed[c.Target.Axis] {
+			fixed[c.Target.Axis] = true
+			n++
+		}
+	}
+	return n == rank
+}
+
+func encodeTarget(tg planner.Target) string {
+	switch tg.Kind {
+	case planner.KindDim:
+		return fmt.Sprintf("d%d", tg.Axis)
+	case planner.KindLabel:
+		return fmt.Sprintf("l%d", tg.Axis)
+	}
+	return "r"
+}
+
+// Open starts a cursor; it pins the file's mapping until Close.
+func (t *cellsTable) Open() (vtab.Cursor, error) {
+	if err := t.h.File.Acquire(); err != nil {
+		return nil, fmt.Errorf("tet: %s: %w", t.qualified, err)
+	}
+	c := &cellsCursor{t: t, eof: true}
+	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()
+	return c, nil
+}
+
+// Disconnect releases the table's file handle.
+func (t *cellsTable) Disconnect() error { return t.h.Close() }
+
+// Destroy is Disconnect: dropping the table never touches the file.
+func (t *cellsTable) Destroy() error { return t.h.Close() }

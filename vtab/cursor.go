@@ -1,0 +1,417 @@
+package vtab
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/planner"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// cellsCursor walks the planned chunks of one dataset, emitting only the
+// selected positions of each, decoding every chunk once and allocating
+// nothing per row.
+type cellsCursor struct {
+	t     *cellsTable
+	plan  planner.Plan
+	it    planner.Iter
+	cons  []planner.Constraint
+	specs []argSpec
+	spec  string // idxStr that specs were parsed from
+
+	buf  []byte // zstd decode buffer, reused
+	data []byte // current chunk's decoded elements
+	ch   *planner.Chunk
+
+	local   [planner.MaxRank]int64 // position inside the chunk
+	cstride [planner.MaxRank]int64 // element strides inside the chunk
+	off     int64                  // element index inside data
+	rowid   int64
+
+	rowFilter bool
+	rlo, rhi  int64
+	remaining int64 // rows left under LIMIT; -1 = unlimited
+	eof       bool
+	err       error
+
+	started time.Time
+	stats   ScanStats
+}
+
+// argSpec is one parsed idxStr entry.
+type argSpec struct {
+	target planner.Target
+	op     planner.Op
+	kind   byte // 'c' constraint, 'L' limit, 'O' offset
+}
+
+func parseIdxStr(s string) ([]argSpec, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []argSpec
+	for _, p := range strings.Split(s, ",") {
+		switch {
+		case p == "L" || p == "O":
+			out = append(out, argSpec{kind: p[0]})
+			continue
+		case len(p) < 2:
+			return nil, fmt.Errorf("tet: bad plan %q", s)
+		}
+		var sp argSpec
+		sp.kind = 'c'
+		rest := p[1:]
+		switch p[0] {
+		case 'r':
+			sp.target = planner.RowID()
+		case 'd', 'l':
+			i := 0
+			for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+				i++
+			}
+			axis, err := strconv.Atoi(rest[:i])
+			if err != nil {
+				return nil, fmt.Errorf("tet: bad plan %q", s)
+			}
+			rest = rest[i:]
+			sp.target = planner.Dim(axis)
+			if p[0] == 'l' {
+				sp.target = planner.Label(axis)
+			}
+		default:
+			return nil, fmt.Errorf("tet: bad plan %q", s)
+		}
+		found := false
+		for op, name := range opNames {
+			if name == rest {
+				sp.op, found = op, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("tet: bad plan %q", s)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// Filter plans the chunks for one set of argument values. SQLite calls it
+// once per value of an IN list; statistics add up over the calls.
+func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
+	if c.started.IsZero() {
+		c.started = time.Now()
+	}
+	c.stats.Filters++
+	c.err, c.eof, c.data = nil, true, nil
+	if idxStr != c.spec || c.specs == nil {
+		specs, err := parseIdxStr(idxStr)
+		if err != nil {
+			return err
+		}
+		c.specs, c.spec = specs, idxStr
+	}
+	if len(vals) != len(c.specs) {
+		return fmt.Errorf("tet: %s: plan expects %d arguments, got %d", c.t.qualified, len(c.specs), len(vals))
+	}
+	c.cons = c.cons[:0]
+	var offset int64
+	c.remaining = -1
+	for i, sp := range c.specs {
+		v := vals[i]
+		switch sp.kind {
+		case 'L':
+			n, ok := v.(int64)
+			if !ok {
+				return nil // non-integer LIMIT: SQLite errors out itself
+			}
+			c.remaining = max(n, 0)
+			if n < 0 {
+				c.remaining = -1 // LIMIT -1 means no limit
+			}
+			continue
+		case 'O':
+			if n, ok := v.(int64); ok && n > 0 {
+				offset = n
+			}
+			continue
+		}
+		if sp.target.Kind != planner.KindLabel {
+			var all bool
+			v, all = numericAffinity(v, sp.op)
+			if all {
+				continue // e.g. dim < 'text': every integer sorts before TEXT
+			}
+		}
+		c.cons = append(c.cons, planner.Constraint{Target: sp.target, Op: sp.op, Value: v})
+	}
+	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+	}
+	c.rlo, c.rhi, c.rowFilter = c.plan.RowIDFilter()
+	c.it.Reset(&c.plan)
+	if c.remaining == 0 {
+		return nil
+	}
+	rest, ok := c.it.NextSkip(offset)
+	if !ok {
+		return nil
+	}
+	if err := c.enterChunk(); err != nil {
+		return err
+	}
+	for ; rest > 0 && !c.eof; rest-- {
+		c.advance()
+	}
+	if c.err != nil {
+		return c.err
+	}
+	c.countRow()
+	return nil
+}
+
+// numericAffinity converts a TEXT value compared with an INTEGER column
+// the way SQLite's numeric affinity does. A value that stays TEXT or BLOB
+// sorts after every integer: "col op v" then selects nothing (nil) or,
+// for < and <=, everything (all = true).
+func numericAffinity(v any, op planner.Op) (out any, all bool) {
+	var isText bool
+	switch x := v.(type) {
+	case string:
+		if n, ok := parseNumeric(x); ok {
+			return n, false
+		}
+		isText = true
+	case []byte:
+		isText = true
+	}
+	if !isText {
+		return v, false
+	}
+	if op == planner.OpLT || op == planner.OpLE {
+		return nil, true
+	}
+	return nil, false
+}
+
+// parseNumeric accepts what SQLite's numeric affinity converts: a decimal
+// integer or real literal, optionally signed, with surrounding spaces.
+func parseNumeric(s string) (any, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == 'e' || r == 'E' || r == '+' || r == '-') {
+			return nil, false
+		}
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+		return f, true
+	}
+	return nil, false
+}
+
+// enterChunk decodes the iterator's current chunk and positions on its
+// first selected element that passes the rowid filter.
+func (c *cellsCursor) enterChunk() error {
+	for {
+		c.ch = c.it.Chunk()
+		if err := c.load(); err != nil {
+			c.err = err
+			c.t.session.setErr(err)
+			return err
+		}
+		c.eof = false
+		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+			return nil
+		}
+		if c.advance() {
+			return nil
+		}
+		if c.err != nil || c.eof {
+			return c.err
+		}
+	}
+}
+
+// load reads the current chunk and positions at the sub-box's corner.
+func (c *cellsCursor) load() error {
+	t := c.t
+	ds := t.ds
+	ch, ok := ds.Chunk(c.ch.ID)
+	if !ok {
+		return fmt.Errorf("tet: dataset %q chunk %v: %w", ds.Name, c.ch.Coords, tetcore.ErrMissingChunk)
+	}
+	data, err := t.h.File.ReadChunk(ds, ch, c.buf)
+	if err != nil {
+		return fmt.Errorf("tet: %s: %w", t.qualified, err)
+	}
+	if ch.Codec == tetcore.CodecZstd {
+		c.buf = data
+		c.stats.BytesDecoded += ch.RawLen
+	}
+	c.data = data
+	c.stats.ChunksDecoded++
+	c.stats.BytesRead += ch.StoredLen
+	r := ds.Rank()
+	s := int64(1)
+	for a := r - 1; a >= 0; a-- {
+		c.cstride[a] = s
+		s *= c.ch.Extent[a]
+		c.local[a] = c.ch.Lo[a]
+	}
+	c.reposition()
+	return nil
+}
+
+// reposition recomputes off and rowid from local.
+func (c *cellsCursor) reposition() {
+	var off, rowid int64
+	shape := c.t.ds.Shape
+	for a := range shape {
+		off += c.local[a] * c.cstride[a]
+		rowid = rowid*shape[a] + c.ch.Start[a] + c.local[a]
+	}
+	c.off, c.rowid = off, rowid
+}
+
+// step moves to the next selected position inside the chunk.
+func (c *cellsCursor) step() bool {
+	a := len(c.t.ds.Shape) - 1
+	c.local[a]++
+	if c.local[a] < c.ch.Hi[a] {
+		c.off++
+		c.rowid++
+		return true
+	}
+	for {
+		c.local[a] = c.ch.Lo[a]
+		a--
+		if a < 0 {
+			return false
+		}
+		c.local[a]++
+		if c.local[a] < c.ch.Hi[a] {
+			break
+		}
+	}
+	c.reposition()
+	return true
+}
+
+// advance moves to the next emitted row, across chunks; it sets eof at
+// the end and err on a read failure, and reports whether a row is current.
+func (c *cellsCursor) advance() bool {
+	for {
+		if c.step() {
+			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+				continue
+			}
+			return true
+		}
+		if !c.it.Next() {
+			c.eof = true
+			return false
+		}
+		c.ch = c.it.Chunk()
+		if err := c.load(); err != nil {
+			c.err = err
+			c.t.session.setErr(err)
+			return false
+		}
+		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+			return true
+		}
+	}
+}
+
+func (c *cellsCursor) countRow() {
+	if c.eof {
+		return
+	}
+	c.stats.Rows++
+	if c.remaining > 0 {
+		c.remaining--
+	}
+}
+
+// Next moves to the next row. A read error is kept and reported through
+// Column (which carries a message to SQLite) and the following Next.
+func (c *cellsCursor) Next() error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.remaining == 0 {
+		c.eof = true
+		return nil
+	}
+	if c.advance() {
+		c.countRow()
+	}
+	return nil
+}
+
+// Eof reports the end of rows; after a read error it stays false so that
+// SQLite asks for a column and receives the error message.
+func (c *cellsCursor) Eof() bool { return c.eof && c.err == nil }
+
+// Column returns column col of the current row.
+func (c *cellsCursor) Column(col int) (vtab.Value, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	t := c.t
+	switch {
+	case col == t.valueCol:
+		return widen(t.ds.DType, c.data, int(c.off)), nil
+	case col < len(t.dims):
+		return c.ch.Start[col] + c.local[col], nil
+	case col < t.valueCol:
+		a := t.labelAxis[col-len(t.dims)]
+		return t.ds.Labels[a][c.ch.Start[a]+c.local[a]], nil
+	}
+	return nil, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
+}
+
+// widen converts element i of a chunk to the SQLite value of its dtype:
+// REAL for floats (NaN as NULL), INTEGER for integers, and REAL for a u64
+// above 2^63-1.
+func widen(dt tetcore.DType, data []byte, i int) vtab.Value {
+	switch dt {
+	case tetcore.F32, tetcore.F64, tetcore.F16:
+		f := dt.Float64(data, i)
+		if f != f {
+			return nil
+		}
+		return f
+	case tetcore.U64:
+		u := dt.Uint64(data, i)
+		if u > math.MaxInt64 {
+			return float64(u)
+		}
+		return int64(u)
+	}
+	return dt.Int64(data, i)
+}
+
+// Rowid is the element's global row-major index.
+func (c *cellsCursor) Rowid() (int64, error) { return c.rowid, c.err }
+
+// Close records the scan's statistics and unpins the file.
+func (c *cellsCursor) Close() error {
+	if !c.started.IsZero() {
+		c.stats.Elapsed = time.Since(c.started)
+		c.t.session.record(c.stats)
+		recordGlobal(c.stats)
+	}
+	c.t.h.File.Release()
+	return nil
+}

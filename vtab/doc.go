@@ -1,0 +1,17 @@
+// Package vtab provides tetsql's SQLite virtual tables over .tet files:
+// the metadata tables (tet_file, tet_datasets, tet_dims, tet_chunks,
+// tet_history, tet_attrs, tet_coords) and one cells table per dataset, as
+// the SQL contract (shared/spec/sql-surface.md) describes.
+//
+// Everything goes through one module, "tet", registered process-wide by
+// [Register]. A table is declared with
+//
+//	CREATE VIRTUAL TABLE s.name USING tet(path, kind [, dataset] [, session])
+//
+// where kind is one of the metadata table names or "cells". [SetupSQL]
+// returns the statements that attach one file as a schema with all its
+// tables; the database/sql driver runs them on every new connection.
+//
+// Files are opened once per process (see [OpenFile]) and shared by every
+// table on every connection; nothing ever writes to them.
+package vtab

@@ -1,0 +1,78 @@
+package vtab_test
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// openDB returns a one-connection database with each file attached under
+// its alias (map alias → path), plus the connection's session.
+func openDB(t testing.TB, files map[string]string) (*sql.DB, *vtab.Session) {
+	t.Helper()
+	if err := vtab.Register(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	sess := vtab.NewSession()
+	t.Cleanup(func() { db.Close(); vtab.CloseSession(sess) })
+	for alias, path := range files {
+		f, err := tetcore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs, _ := filepath.Abs(path)
+		for _, s := range vtab.SetupSQL(alias, abs, f, sess) {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		f.Close()
+	}
+	return db, sess
+}
+
+// rowsOf runs a query and renders every row as a "|"-joined string.
+func rowsOf(t testing.TB, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			parts[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(parts, "|"))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package vtab
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// metaKind describes one metadata table: its columns, whether it has a
+// "dataset" column (column 0) whose equality is pushed down, and a row
+// generator. rows calls emit once per row; ds is nil for all datasets.
+type metaKind struct {
+	columns   string
+	byDataset bool
+	rows      func(f *tetcore.File, ds *tetcore.Dataset, emit func(...vtab.Value))
+}
+
+var metaKinds = map[string]*metaKind{
+	"tet_file": {
+		columns: "path TEXT, size INTEGER, layout_version INTEGER, dataset_count INTEGER, footer TEXT, " +
+			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT",
+		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit func(...vtab.Value)) {
+			m := f.Footer.FileMeta
+			emit(f.Path(), f.Size(), int64(f.LayoutVersion), int64(len(f.Datasets)), f.FooterStatus(),
+				int64(f.MemoryBudgetBPS), int64(f.MemoryBudgetBytes), nullable(m, "tool"),
+				nullable(m, "library_version"), nullable(m, "created_at"))
+		},
+	},
+	"tet_datasets": {
+		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
+			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT",
+		byDataset: true,
+		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+			names := make([]string, ds.Rank())
+			for a := range names {
+				names[a] = ds.DimName(a)
+			}
+			attrs := ds.Attrs
+			if attrs == nil {
+				attrs = map[string]string{}
+			}
+			emit(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
+				jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
+				jsonText(attrs))
+		}),
+	},
+	"tet_dims": {
+		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
+		byDataset: true,
+		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+			cols := cellsColumns(ds)
+			for a := 0; a < ds.Rank(); a++ {
+				labeled := int64(0)
+				if ds.Labels != nil && ds.Labels[a] != nil {
+					labeled = 1
+				}
+				emit(ds.Name, int64(a), cols[a], ds.Shape[a], ds.ChunkShape[a], labeled)
+			}
+		}),
+	},
+	"tet_chunks": {
+		columns: "dataset TEXT, chunk INTEGER, coords TEXT, start TEXT, extent TEXT, payload_offset INTEGER, " +
+			"raw_byte_len INTEGER, stored_byte_len INTEGER, codec TEXT",
+		byDataset: true,
+		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+			r := ds.Rank()
+			start, extent := make([]int64, r), make([]int64, r)
+			for _, c := range ds.Chunks() {
+				ds.ChunkStart(c.Coords[:r], start, extent)
+				emit(ds.Name, c.Linear, jsonText(c.Coords[:r]), jsonText(start), jsonText(extent),
+					int64(c.Offset), c.RawLen, c.StoredLen, c.Codec.String())
+			}
+		}),
+	},
+	"tet_history": {
+		columns: "seq INTEGER, op TEXT, source TEXT, at TEXT, parents TEXT, params TEXT",
+		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit func(...vtab.Value)) {
+			for i, h := range f.Footer.History {
+				parents, params := []string{}, map[string]string{}
+				if h.Parents != nil {
+					parents = h.Parents
+				}
+				if h.Params != nil {
+					params = h.Params
+				}
+				emit(int64(i), h.Op, h.Source, h.At, jsonText(parents), jsonText(params))
+			}
+		},
+	},
+	"tet_attrs": {
+		columns:   "dataset TEXT, key TEXT, value TEXT",
+		byDataset: true,
+		rows: func(f *tetcore.File, only *tetcore.Dataset, emit func(...vtab.Value)) {
+			if only == nil {
+				for _, k := range sortedKeys(f.Footer.FileMeta) {
+					emit(nil, k, f.Footer.FileMeta[k])
+				}
+			}
+			eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+				for _, k := range sortedKeys(ds.Attrs) {
+					emit(ds.Name, k, ds.Attrs[k])
+				}
+			})(f, only, emit)
+		},
+	},
+	"tet_coords": {
+		columns:   "dataset TEXT, dim TEXT, idx INTEGER, label TEXT",
+		byDataset: true,
+		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+			cols := cellsColumns(ds)
+			for a, labels := range ds.Labels {
+				for i, l := range labels {
+					emit(ds.Name, cols[a], int64(i), l)
+				}
+			}
+		}),
+	},
+}
+
+// MetaTables lists the metadata table names in a stable order.
+var MetaTables = []string{"tet_file", "tet_datasets", "tet_dims", "tet_chunks", "tet_history", "tet_attrs", "tet_coords"}
+
+func eachDataset(fn func(ds *tetcore.Dataset, emit func(...vtab.Value))) func(*tetcore.File, *tetcore.Dataset, func(...vtab.Value)) {
+	return func(f *tetcore.File, only *tetcore.Dataset, emit func(...vtab.Value)) {
+		if only != nil {
+			fn(only, emit)
+			return
+		}
+		for _, ds := range f.Datasets {
+			fn(ds, emit)
+		}
+	}
+}
+
+func nullable(m map[string]string, k string) vtab.Value {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return nil
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// metaTable serves one metadata table from rows generated at Filter time.
+type metaTable struct {
+	readOnly
+	h    *Handle
+	kind *metaKind
+	name string
+}
+
+func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
+	k := metaKinds[a.kind]
+	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
+		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind}, nil
+}
+
+// BestIndex pushes down "dataset = ?" where the table has that column.
+func (t *metaTable) BestIndex(info *vtab.IndexInfo) error {
+	info.EstimatedCost, info.EstimatedRows = 1000, 1000
+	if !t.kind.byDataset {
+		return nil
+	}
+	for i := range info.Constraints {
+		c := &info.Constraints[i]
+		if c.Usable && c.Column == 0 && c.Op == vtab.OpEQ {
+			c.ArgIndex, c.Omit = 0, true
+			info.IdxNum = 1
+			info.EstimatedCost, info.EstimatedRows = 10, 10
+			return nil
+		}
+	}
+	return nil
+}
+
+func (t *metaTable) Open() (vtab.Cursor, error) { return &metaCursor{t: t}, nil }
+func (t *metaTable) Disconnect() error          { return t.h.Close() }
+func (t *metaTable) Destroy() error             { return t.h.Close() }
+
+type metaCursor struct {
+	t    *metaTable
+	rows [][]vtab.Value
+	i    int
+}
+
+func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
+	c.rows, c.i = c.rows[:0], 0
+	f := c.t.h.File
+	var only *tetcore.Dataset
+	if idxNum == 1 && len(vals) == 1 {
+		name, ok := vals[0].(string)
+		if !ok {
+			return nil // dataset is TEXT: a number or NULL matches nothing
+		}
+		ds, err := f.Dataset(name)
+		if err != nil {
+			return nil
+		}
+		only = ds
+	}
+	c.t.kind.rows(f, only, func(v ...vtab.Value) { c.rows = append(c.rows, v) })
+	return nil
+}
+
+func (c *metaCursor) Next() error { c.i++; return nil }
+func (c *metaCursor) Eof() bool   { return c.i >= len(c.rows) }
+func (c *metaCursor) Column(col int) (vtab.Value, error) {
+	return c.rows[c.i][col], nil
+}
+func (c *metaCursor) Rowid() (int64, error) { return int64(c.i), nil }
+func (c *metaCursor) Close() error          { return nil }
+
+var _ = strings.TrimSpace

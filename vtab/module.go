@@ -1,0 +1,144 @@
+package vtab
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// ModuleName is the name the module is registered under.
+const ModuleName = "tet"
+
+var registerOnce sync.Once
+var registerErr error
+
+// Register installs the "tet" module and the tet_last_scan() SQL function
+// for every connection opened afterwards, process-wide. It is idempotent.
+func Register() error {
+	registerOnce.Do(func() {
+		if registerErr = vtab.RegisterModule(nil, ModuleName, module{}); registerErr != nil {
+			return
+		}
+		registerErr = registerFunctions()
+	})
+	return registerErr
+}
+
+type module struct{}
+
+func (module) Create(ctx vtab.Context, args []string) (vtab.Table, error) { return connect(ctx, args) }
+func (module) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
+	return connect(ctx, args)
+}
+
+// tableArgs are the parsed USING tet(...) arguments.
+type tableArgs struct {
+	schema, table string
+	path, kind    string
+	dataset       string
+	session       *Session
+}
+
+// parseArgs reads argv: module, schema, table, then path, kind,
+// [dataset], [session=N].
+func parseArgs(args []string) (tableArgs, error) {
+	var a tableArgs
+	if len(args) < 3 {
+		return a, fmt.Errorf("tet: missing arguments")
+	}
+	a.schema, a.table = args[1], args[2]
+	user := make([]string, 0, len(args)-3)
+	for _, s := range args[3:] {
+		s = strings.TrimSpace(s)
+		if strings.HasPrefix(s, "session=") {
+			id, err := strconv.ParseInt(s[len("session="):], 10, 64)
+			if err != nil {
+				return a, fmt.Errorf("tet: bad session argument %q", s)
+			}
+			a.session = lookupSession(id)
+			continue
+		}
+		user = append(user, unquote(s))
+	}
+	usage := "usage: CREATE VIRTUAL TABLE t USING tet('file.tet', kind [, 'dataset']) with kind cells, agg, or a tet_ metadata table"
+	if len(user) < 2 {
+		return a, fmt.Errorf("tet: table %q: need a file path and a table kind; %s", a.table, usage)
+	}
+	a.path, a.kind = user[0], user[1]
+	switch {
+	case a.kind == "cells" || a.kind == "agg":
+		if len(user) != 3 {
+			return a, fmt.Errorf("tet: table %q: kind %s needs a dataset name; %s", a.table, a.kind, usage)
+		}
+		a.dataset = user[2]
+	case metaKinds[a.kind] != nil:
+		if len(user) != 2 {
+			return a, fmt.Errorf("tet: table %q: kind %s takes no dataset; %s", a.table, a.kind, usage)
+		}
+	default:
+		return a, fmt.Errorf("tet: table %q: unknown kind %q; %s", a.table, a.kind, usage)
+	}
+	return a, nil
+}
+
+// unquote strips one level of SQL quoting ('…', "…", […], `…`).
+func unquote(s string) string {
+	if len(s) >= 2 {
+		q, e := s[0], s[len(s)-1]
+		switch {
+		case (q == '\'' || q == '"' || q == '`') && e == q:
+			return strings.ReplaceAll(s[1:len(s)-1], string(q)+string(q), string(q))
+		case q == '[' && e == ']':
+			return s[1 : len(s)-1]
+		}
+	}
+	return s
+}
+
+func connect(ctx vtab.Context, args []string) (vtab.Table, error) {
+	a, err := parseArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	h, err := OpenFile(a.path)
+	if err != nil {
+		return nil, err
+	}
+	var t vtab.Table
+	if a.kind == "cells" {
+		t, err = newCells(ctx, a, h)
+	} else if a.kind == "agg" {
+		err = fmt.Errorf("tet: table %q: aggregate tables are not available yet", a.table)
+	} else {
+		t, err = newMeta(ctx, a, h)
+	}
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// readOnly implements vtab.Updater by refusing every change.
+type readOnly struct{ name string }
+
+func (r readOnly) err(op string) error {
+	return fmt.Errorf("tet: table %s is read-only: %s is not allowed (.tet files are never modified)", r.name, op)
+}
+
+func (r readOnly) Insert([]vtab.Value, *int64) error        { return r.err("INSERT") }
+func (r readOnly) Update(int64, []vtab.Value, *int64) error { return r.err("UPDATE") }
+func (r readOnly) Delete(int64) error                       { return r.err("DELETE") }
+
+// columnName quotes an identifier for a CREATE TABLE declaration.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// quoteString quotes a string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+var _ = tetcore.F32
