@@ -1,0 +1,80 @@
+package vtab_test
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+var benchGrids sync.Map // chunk size → path
+
+// gridForBench writes a 4096×4096 f32 grid in chunk×chunk raw chunks
+// once per process into a temporary directory.
+func gridForBench(b *testing.B, chunk int64) string {
+	if p, ok := benchGrids.Load(chunk); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "tetsql-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "grid.tet")
+	w, _ := tetcore.Create(path)
+	w.AddDataset(tetcore.DatasetSpec{Name: "grid", DType: tetcore.F32, Shape: []int64{4096, 4096},
+		ChunkShape: []int64{chunk, chunk}, DimNames: []string{"y", "x"}})
+	buf := make([]byte, chunk*chunk*4)
+	for i := range buf {
+		buf[i] = byte(i * 7)
+	}
+	for {
+		if _, _, _, _, ok := w.NextChunk(); !ok {
+			break
+		}
+		w.WriteChunk(buf)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchGrids.Store(chunk, path)
+	return path
+}
+
+func benchQuery(b *testing.B, db *sql.DB, q string, rows int64) {
+	b.Helper()
+	b.ReportAllocs()
+	b.SetBytes(rows * 4)
+	for b.Loop() {
+		var v sql.NullFloat64
+		if err := db.QueryRow(q).Scan(&v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFullScanSum sums all 16M cells through SQLite.
+func BenchmarkFullScanSum(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"g": gridForBench(b, 256)})
+	benchQuery(b, db, "SELECT sum(value) FROM g.grid", 4096*4096)
+}
+
+// BenchmarkPointQuery reads one cell; its cost must not depend on the
+// number of chunks.
+func BenchmarkPointQuery(b *testing.B) {
+	for _, chunk := range []int64{256, 16} { // 256 and 65,536 chunks
+		b.Run(fmt.Sprintf("chunks=%d", (4096/chunk)*(4096/chunk)), func(b *testing.B) {
+			db, _ := openDB(b, map[string]string{"g": gridForBench(b, chunk)})
+			benchQuery(b, db, "SELECT value FROM g.grid WHERE y = 1000 AND x = 2000", 1)
+		})
+	}
+}
+
+// BenchmarkRowSlab reads one row of 4096 cells (16 chunks).
+func BenchmarkRowSlab(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"g": gridForBench(b, 256)})
+	benchQuery(b, db, "SELECT sum(value) FROM g.grid WHERE y = 1000", 4096)
+}
