@@ -160,6 +160,9 @@ func (w *Writer) Close() error {
 	if err := w.writeIndex(); err != nil {
 		return w.fail(err)
 	}
+	if err := w.fh.Chmod(0o644); err != nil { // CreateTemp made it 0600
+		return w.fail(err)
+	}
 	if err := w.fh.Sync(); err != nil {
 		return w.fail(err)
 	}
@@ -172,6 +175,9 @@ func (w *Writer) Close() error {
 	w.err = errors.New("tetcore: writer already closed")
 	return nil
 }
+
+// Offset is the number of bytes written so far (payload end).
+func (w *Writer) Offset() int64 { return int64(w.pos) }
 
 // Abort discards the temporary file.
 func (w *Writer) Abort() {
