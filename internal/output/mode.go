@@ -1,0 +1,71 @@
+package output
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mode selects an output format. The zero value is Box.
+type Mode int
+
+// The output modes, named as in the sqlite3 shell's .mode command.
+const (
+	Box      Mode = iota // Unicode box-drawing table (default on a terminal)
+	Table                // ASCII +---+ table
+	CSV                  // RFC 4180 comma-separated values
+	TSV                  // tab-separated values with backslash escapes
+	JSON                 // one JSON array of row objects
+	JSONL                // one JSON object per line
+	Markdown             // GitHub-flavoured pipe table
+	Line                 // one "name = value" line per column, rows separated by a blank line
+)
+
+var modeNames = [...]string{
+	Box:      "box",
+	Table:    "table",
+	CSV:      "csv",
+	TSV:      "tsv",
+	JSON:     "json",
+	JSONL:    "jsonl",
+	Markdown: "markdown",
+	Line:     "line",
+}
+
+// modeAliases are accepted by ParseMode besides the canonical names.
+var modeAliases = map[string]Mode{
+	"tabs":   TSV, // sqlite3 spelling
+	"ndjson": JSONL,
+	"md":     Markdown,
+}
+
+// Modes returns every mode in declaration order.
+func Modes() []Mode {
+	m := make([]Mode, len(modeNames))
+	for i := range m {
+		m[i] = Mode(i)
+	}
+	return m
+}
+
+// String returns the mode's canonical name, as accepted by ParseMode.
+func (m Mode) String() string {
+	if m >= 0 && int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode returns the mode named s (case-insensitive; the aliases "tabs",
+// "ndjson" and "md" are accepted too). The error lists the valid names.
+func ParseMode(s string) (Mode, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for i, n := range modeNames {
+		if n == name {
+			return Mode(i), nil
+		}
+	}
+	if m, ok := modeAliases[name]; ok {
+		return m, nil
+	}
+	return 0, fmt.Errorf("output: unknown mode %q (valid modes: %s)", s, strings.Join(modeNames[:], ", "))
+}
