@@ -45,15 +45,30 @@ func Scans(ctx context.Context, conn *sql.Conn) ([]ScanStats, error) {
 }
 
 // fix replaces SQLite's message-less error from a failed chunk read with
-// the read error the cursor recorded (which names dataset and chunk).
-func (c *Conn) fix(err error) error {
+// the read error the cursor recorded (which names dataset and chunk), and
+// any error once ctx is done with ctx's error: a canceled scan fails with
+// context.Canceled or context.DeadlineExceeded, whichever layer (SQLite's
+// interrupt, a cursor's check, database/sql) noticed first.
+func (c *Conn) fix(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	if serr := c.session.TakeError(); serr != nil {
+	serr := c.session.TakeError()
+	if ctx != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if serr != nil {
 		return serr
 	}
 	return err
+}
+
+// enter starts a driver call: the session's cursors watch ctx.
+func (c *Conn) enter(ctx context.Context) *vtab.Call {
+	c.session.TakeError()
+	call := vtab.NewCall(ctx)
+	c.session.Enter(call)
+	return call
 }
 
 func (c *Conn) exec(ctx context.Context, q string) (driver.Result, error) {
@@ -69,26 +84,29 @@ func (c *Conn) Prepare(q string) (driver.Stmt, error) {
 func (c *Conn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
 	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, q)
 	if err != nil {
-		return nil, c.fix(err)
+		return nil, c.fix(ctx, err)
 	}
 	return &stmt{inner: s, c: c}, nil
 }
 
 // ExecContext implements driver.ExecerContext.
 func (c *Conn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
-	c.session.TakeError()
+	c.enter(ctx)
 	r, err := c.inner.(driver.ExecerContext).ExecContext(ctx, q, args)
-	return r, c.fix(err)
+	return r, c.fix(ctx, err)
 }
 
-// QueryContext implements driver.QueryerContext.
+// QueryContext implements driver.QueryerContext. The query's context
+// governs the whole iteration of its rows: once it is done, the scan
+// stops (within a few thousand rows or one chunk) and Next fails with
+// the context's error.
 func (c *Conn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
-	c.session.TakeError()
+	call := c.enter(ctx)
 	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, q, args)
 	if err != nil {
-		return nil, c.fix(err)
+		return nil, c.fix(ctx, err)
 	}
-	return &rows{inner: r, c: c}, nil
+	return &rows{inner: r, c: c, ctx: ctx, call: call}, nil
 }
 
 // Begin implements driver.Conn.
@@ -133,43 +151,49 @@ type stmt struct {
 func (s *stmt) Close() error  { return s.inner.Close() }
 func (s *stmt) NumInput() int { return s.inner.NumInput() }
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
-	s.c.session.TakeError()
+	s.c.enter(nil)
 	r, err := s.inner.Exec(args) //nolint:staticcheck // required by driver.Stmt
-	return r, s.c.fix(err)
+	return r, s.c.fix(nil, err)
 }
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
-	s.c.session.TakeError()
+	s.c.enter(nil)
 	r, err := s.inner.Query(args) //nolint:staticcheck // required by driver.Stmt
 	if err != nil {
-		return nil, s.c.fix(err)
+		return nil, s.c.fix(nil, err)
 	}
 	return &rows{inner: r, c: s.c}, nil
 }
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	s.c.session.TakeError()
+	s.c.enter(ctx)
 	r, err := s.inner.(driver.StmtExecContext).ExecContext(ctx, args)
-	return r, s.c.fix(err)
+	return r, s.c.fix(ctx, err)
 }
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	s.c.session.TakeError()
+	call := s.c.enter(ctx)
 	r, err := s.inner.(driver.StmtQueryContext).QueryContext(ctx, args)
 	if err != nil {
-		return nil, s.c.fix(err)
+		return nil, s.c.fix(ctx, err)
 	}
-	return &rows{inner: r, c: s.c}, nil
+	return &rows{inner: r, c: s.c, ctx: ctx, call: call}, nil
 }
 
+// rows steps SQLite's rows with the query's context entered, so that a
+// long step (a scan between two matches) stops once the context is done:
+// modernc interrupts only the first step, inside QueryContext.
 type rows struct {
 	inner driver.Rows
 	c     *Conn
+	ctx   context.Context // nil for Query without a context
+	call  *vtab.Call
 }
 
 func (r *rows) Columns() []string { return r.inner.Columns() }
 func (r *rows) Close() error      { return r.inner.Close() }
 func (r *rows) Next(dest []driver.Value) error {
+	r.c.session.Enter(r.call)
 	err := r.inner.Next(dest)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return r.c.fix(err)
+		return r.c.fix(r.ctx, err)
 	}
 	return err
 }

@@ -2,15 +2,16 @@
 // that queries .tet tensor files with SQL through SQLite virtual tables.
 //
 //	db, err := sql.Open("tetsql", "testdata/demo.tet")
-//	rows, err := db.Query(`SELECT time_label, value FROM temperature
-//	                       WHERE station_label = 'Oslo'`)
+//	rows, err := db.QueryContext(ctx, `SELECT time_label, value FROM temperature
+//	                                   WHERE station_label = 'Oslo'`)
 //
 // Every file is attached as its own schema (named after the file, or by
 // an alias) holding the metadata tables tet_file, tet_datasets, tet_dims,
 // tet_chunks, tet_history, tet_attrs and tet_coords, and one cells table
-// per dataset; see shared/spec/sql-surface.md for the contract. Every
-// pooled connection gets the same schemas; a file is mapped once per
-// process and shared by all connections.
+// per dataset; see shared/spec/sql-surface.md for the contract and
+// docs/GO.md for a guide. Every pooled connection gets the same schemas;
+// a file is mapped once per process and shared by all connections and
+// databases.
 //
 // # DSN
 //
@@ -19,12 +20,36 @@
 //
 //	demo.tet
 //	era5=/data/era5.tet;st=/data/stations.tet
-//	/data/grid.tet?max_chunk_bytes=256MiB
+//	/data/grid.tet?max_chunk_bytes=256MiB&read_ahead=4
 //
-// Options (unknown or malformed options are an error at Open time):
+// Options (unknown, repeated or malformed options are an error at Open):
 //
-//	max_chunk_bytes   largest decoded chunk a query may allocate (default 1GiB);
-//	                  sizes accept B, KiB, MiB, GiB, KB, MB, GB suffixes
+//	max_chunk_bytes     largest decoded chunk a query may allocate (default
+//	                    1GiB); sizes accept B, KiB, MiB, GiB, TiB, KB, MB,
+//	                    GB, TB suffixes
+//	read_ahead          chunks a scan decodes ahead of the one it reads, on
+//	                    other goroutines (0-64, default 0 = off); a scan
+//	                    holds at most read_ahead+1 decoded chunks
+//	decode_parallelism  goroutines per scan decoding ahead (1-read_ahead,
+//	                    default min(read_ahead, GOMAXPROCS))
 //
-// [NewConnector] takes the same settings as a [Config] struct.
+// cache_budget is reserved for a decoded-chunk cache that does not exist
+// yet and is rejected. [NewConnector] takes the same settings as a
+// [Config] struct, and also accepts paths containing ';' or '?'.
+//
+// # Errors, cancellation and closing
+//
+// Files are opened on first use; a file that cannot be opened fails that
+// connection attempt with an error naming it (later attempts retry). A
+// canceled context or passed deadline stops a running scan promptly, also
+// while iterating rows, with an error for which errors.Is(err,
+// context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds.
+// Closing the *sql.DB lets running queries finish; a file stays mapped
+// until the last cursor reading it closes.
+//
+// # Scan statistics
+//
+// [Scans] returns the counters (chunks decoded of the total, rows, bytes)
+// of the cells scans a connection ran; SQL can read the latest with
+// SELECT tet_last_scan().
 package tetsql

@@ -44,19 +44,19 @@ func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
 type Connector struct {
 	cfg     Config
 	aliases []string
-	once    sync.Once
+	mu      sync.Mutex // guards handles and closed
 	handles []*vtab.Handle
-	openErr error
 	closed  bool
-	mu      sync.Mutex
 }
 
 // NewConnector validates cfg and returns a connector for sql.OpenDB.
-// Files are opened on first use; an error opening one is returned by
-// every connection attempt and names the file.
+// Files are opened on first use. An error opening one is returned by that
+// connection attempt, names the file and wraps the cause (errors.Is works
+// with fs.ErrNotExist or tetcore's sentinels); the next attempt tries
+// again, so a file that appears later is picked up.
 func NewConnector(cfg Config) (*Connector, error) {
-	if cfg.MaxChunkBytes < 0 {
-		return nil, fmt.Errorf("tetsql: MaxChunkBytes %d is negative", cfg.MaxChunkBytes)
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	aliases, err := cfg.Aliases()
 	if err != nil {
@@ -71,42 +71,61 @@ func NewConnector(cfg Config) (*Connector, error) {
 // Driver returns the tetsql driver.
 func (c *Connector) Driver() driver.Driver { return Driver{} }
 
-func (c *Connector) openFiles() error {
-	c.once.Do(func() {
-		var opts []tetcore.Option
-		if c.cfg.MaxChunkBytes > 0 {
-			opts = append(opts, tetcore.WithMaxChunkBytes(c.cfg.MaxChunkBytes))
-		}
+var errConnectorClosed = errors.New("tetsql: connector is closed")
+
+// files opens the configured files if they are not open yet and returns
+// one extra handle to each for the caller (who closes them), so that a
+// concurrent Close cannot release them under a connection being set up.
+func (c *Connector) files() ([]*vtab.Handle, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, errConnectorClosed
+	}
+	var opts []tetcore.Option
+	if c.cfg.MaxChunkBytes > 0 {
+		opts = append(opts, tetcore.WithMaxChunkBytes(c.cfg.MaxChunkBytes))
+	}
+	if c.handles == nil {
+		hs := make([]*vtab.Handle, 0, len(c.cfg.Files))
 		for _, f := range c.cfg.Files {
 			h, err := vtab.OpenFile(f.Path, opts...)
 			if err != nil {
-				c.openErr = fmt.Errorf("tetsql: open %s: %w", f.Path, err)
-				c.releaseFiles()
-				return
+				closeHandles(hs)
+				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
-			c.handles = append(c.handles, h)
+			hs = append(hs, h)
 		}
-	})
-	return c.openErr
+		c.handles = hs
+	}
+	out := make([]*vtab.Handle, 0, len(c.handles))
+	for _, h := range c.handles {
+		h2, err := vtab.OpenFile(h.Path(), opts...) // shares the open file
+		if err != nil {
+			closeHandles(out)
+			return nil, err
+		}
+		out = append(out, h2)
+	}
+	return out, nil
 }
 
-func (c *Connector) releaseFiles() {
-	for _, h := range c.handles {
+func closeHandles(hs []*vtab.Handle) {
+	for _, h := range hs {
 		h.Close()
 	}
-	c.handles = nil
 }
 
 // Close releases the connector's files (database/sql calls it from
 // DB.Close). Connections still open keep their tables' files mapped
-// until they close.
+// until they close; later connection attempts fail.
 func (c *Connector) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.closed {
 		c.closed = true
-		c.once.Do(func() {}) // no later open
-		c.releaseFiles()
+		closeHandles(c.handles)
+		c.handles = nil
 	}
 	return nil
 }
@@ -129,21 +148,19 @@ func sqliteDriver() driver.Driver {
 
 // Connect opens one SQLite connection and attaches every file.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
-		return nil, errors.New("tetsql: connector is closed")
-	}
-	if err := c.openFiles(); err != nil {
+	handles, err := c.files()
+	if err != nil {
 		return nil, err
 	}
+	defer closeHandles(handles) // the tables hold their own references
 	inner, err := sqliteDriver().Open(":memory:")
 	if err != nil {
 		return nil, err
 	}
-	conn := &Conn{inner: inner, session: vtab.NewSession()}
-	for i, h := range c.handles {
+	sess := vtab.NewSession()
+	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
+	conn := &Conn{inner: inner, session: sess}
+	for i, h := range handles {
 		path := h.Path()
 		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.File, conn.session) {
 			if _, err := conn.exec(ctx, stmt); err != nil {

@@ -28,17 +28,42 @@ func TestDSN(t *testing.T) {
 	if err != nil || strings.Join(aliases, ",") != "a,era5,t_9lives_x,a_2" {
 		t.Fatalf("aliases %v %v", aliases, err)
 	}
-	for _, bad := range []string{"a.tet?bogus=1", "a.tet?max_chunk_bytes=lots", "a.tet?max_chunk_bytes=1&max_chunk_bytes=2", "x=a.tet;x=b.tet"} {
+	cfg, err = tetsql.ParseDSN(" a.tet ; b.tet ?read_ahead=8&decode_parallelism=3&max_chunk_bytes=1GB")
+	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 {
+		t.Fatalf("%+v %v", cfg, err)
+	}
+	for bad, msg := range map[string]string{
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism)`,
+		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
+		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
+		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
+		"x=a.tet;x=b.tet":                             `alias "x" used twice`,
+		"a.tet?read_ahead=-1":                         `read_ahead="-1": want a number of chunks from 0 to 64`,
+		"a.tet?read_ahead=65":                         `read_ahead="65"`,
+		"a.tet?read_ahead=2x":                         `read_ahead="2x"`,
+		"a.tet?decode_parallelism=0&read_ahead=2":     `decode_parallelism="0": want a positive number`,
+		"a.tet?decode_parallelism=2":                  "decode_parallelism=2 needs read_ahead",
+		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
+		"a.tet?cache_budget=1GiB":                     "cache_budget is not supported yet",
+		"a.tet?read_ahead=1;b.tet":                    "DSN options",
+		"a.tet?read_ahead=1&read_ahead=1&read_ahead=": "read_ahead given 3 times",
+	} {
 		cfg, err := tetsql.ParseDSN(bad)
 		if err == nil {
 			_, err = cfg.Aliases()
 		}
-		if err == nil {
-			t.Errorf("%q accepted", bad)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: error %v, want one containing %q", bad, err, msg)
+		}
+		// sql.Open reports the same error, before any file is touched.
+		if _, err := sql.Open("tetsql", bad); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("sql.Open(%q): %v", bad, err)
 		}
 	}
-	if _, err := sql.Open("tetsql", "a.tet?nope=1"); err == nil || !strings.Contains(err.Error(), `unknown DSN option "nope"`) {
-		t.Errorf("sql.Open with a bad option: %v", err)
+	for _, cfg := range []tetsql.Config{{MaxChunkBytes: -1}, {ReadAhead: 100}, {DecodeParallelism: 1}, {ReadAhead: 1, DecodeParallelism: 2}} {
+		if _, err := tetsql.NewConnector(cfg); err == nil {
+			t.Errorf("NewConnector(%+v) accepted", cfg)
+		}
 	}
 }
 

@@ -14,8 +14,38 @@ type Config struct {
 	// Files to attach, in order.
 	Files []FileSpec
 	// MaxChunkBytes caps the decoded size of any one chunk (0 = default,
-	// 1 GiB).
+	// 1 GiB). It applies when a file is first opened in the process: a
+	// file already open through another database keeps its limit.
 	MaxChunkBytes int64
+	// ReadAhead is how many planned chunks a scan decodes ahead of the
+	// one it reads, on other goroutines (0 = off, at most MaxReadAhead).
+	// A scan then holds up to ReadAhead+1 decoded chunks in memory. It
+	// pays off for compressed datasets scanned over many chunks.
+	ReadAhead int
+	// DecodeParallelism is how many goroutines per scan decode ahead
+	// (0 = min(ReadAhead, GOMAXPROCS)); it needs ReadAhead and must not
+	// exceed it.
+	DecodeParallelism int
+}
+
+// MaxReadAhead is the largest accepted ReadAhead.
+const MaxReadAhead = 64
+
+// validate checks the options (not the files).
+func (c Config) validate() error {
+	switch {
+	case c.MaxChunkBytes < 0:
+		return fmt.Errorf("tetsql: MaxChunkBytes %d is negative", c.MaxChunkBytes)
+	case c.ReadAhead < 0 || c.ReadAhead > MaxReadAhead:
+		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
+	case c.DecodeParallelism < 0:
+		return fmt.Errorf("tetsql: decode_parallelism %d is negative", c.DecodeParallelism)
+	case c.DecodeParallelism > 0 && c.ReadAhead == 0:
+		return fmt.Errorf("tetsql: decode_parallelism=%d needs read_ahead (the chunks decoded ahead)", c.DecodeParallelism)
+	case c.DecodeParallelism > c.ReadAhead:
+		return fmt.Errorf("tetsql: decode_parallelism=%d exceeds read_ahead=%d: at most read_ahead chunks are decoded at once", c.DecodeParallelism, c.ReadAhead)
+	}
+	return nil
 }
 
 // FileSpec is one file and the schema name it is attached as.
@@ -57,13 +87,32 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option max_chunk_bytes=%q: want a positive size such as 256MiB", v[0])
 				}
 				cfg.MaxChunkBytes = n
+			case "read_ahead":
+				n, err := strconv.Atoi(strings.TrimSpace(v[0]))
+				if err != nil || n < 0 || n > MaxReadAhead {
+					return cfg, fmt.Errorf("tetsql: DSN option read_ahead=%q: want a number of chunks from 0 to %d", v[0], MaxReadAhead)
+				}
+				cfg.ReadAhead = n
+			case "decode_parallelism":
+				n, err := strconv.Atoi(strings.TrimSpace(v[0]))
+				if err != nil || n < 1 {
+					return cfg, fmt.Errorf("tetsql: DSN option decode_parallelism=%q: want a positive number of goroutines", v[0])
+				}
+				cfg.DecodeParallelism = n
+			case "cache_budget":
+				return cfg, fmt.Errorf("tetsql: DSN option cache_budget is not supported yet (there is no decoded-chunk cache); remove it")
 			default:
-				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: max_chunk_bytes)", k)
+				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
 		}
 	}
+	if err := cfg.validate(); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
 }
+
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -3,8 +3,10 @@ package vtab
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite/vtab"
@@ -15,7 +17,8 @@ import (
 
 // cellsCursor walks the planned chunks of one dataset, emitting only the
 // selected positions of each, decoding every chunk once and allocating
-// nothing per row.
+// nothing per row. Every checkRows rows and at every chunk it checks the
+// session's call context, so that a canceled query stops promptly.
 type cellsCursor struct {
 	t     *cellsTable
 	plan  planner.Plan
@@ -38,6 +41,8 @@ type cellsCursor struct {
 	remaining int64 // rows left under LIMIT; -1 = unlimited
 	eof       bool
 	err       error
+	tick      uint32     // positions stepped, for the cancellation check
+	ra        *readAhead // nil until the session's read-ahead is first used
 
 	started time.Time
 	stats   ScanStats
@@ -108,6 +113,9 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 	}
 	c.stats.Filters++
 	c.err, c.eof, c.data = nil, true, nil
+	if c.ra != nil {
+		c.ra.stop()
+	}
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {
@@ -160,6 +168,9 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 	rest, ok := c.it.NextSkip(offset)
 	if !ok {
 		return nil
+	}
+	if s := c.t.session; s != nil && s.ReadAhead > 0 && c.remaining < 0 && c.plan.ChunkCount() > 1 {
+		c.startReadAhead(s, offset)
 	}
 	if err := c.enterChunk(); err != nil {
 		return err
@@ -225,8 +236,7 @@ func (c *cellsCursor) enterChunk() error {
 	for {
 		c.ch = c.it.Chunk()
 		if err := c.load(); err != nil {
-			c.err = err
-			c.t.session.setErr(err)
+			c.fail(err)
 			return err
 		}
 		c.eof = false
@@ -242,20 +252,32 @@ func (c *cellsCursor) enterChunk() error {
 	}
 }
 
+// fail records a read error (or the call context's) for Column, Next and
+// the driver, which asks the session for it.
+func (c *cellsCursor) fail(err error) {
+	c.err = err
+	c.t.session.setErr(err)
+}
+
 // load reads the current chunk and positions at the sub-box's corner.
 func (c *cellsCursor) load() error {
 	t := c.t
 	ds := t.ds
+	if err := t.session.interrupted(); err != nil {
+		return err
+	}
 	ch, ok := ds.Chunk(c.ch.ID)
 	if !ok {
 		return fmt.Errorf("tet: dataset %q chunk %v: %w", ds.Name, c.ch.Coords, tetcore.ErrMissingChunk)
 	}
-	data, err := t.h.File.ReadChunk(ds, ch, c.buf)
+	data, err := c.read(ch)
 	if err != nil {
+		if err == t.session.interrupted() {
+			return err // the call's context ended during a read-ahead wait
+		}
 		return fmt.Errorf("tet: %s: %w", t.qualified, err)
 	}
 	if ch.Codec == tetcore.CodecZstd {
-		c.buf = data
 		c.stats.BytesDecoded += ch.RawLen
 	}
 	c.data = data
@@ -311,6 +333,12 @@ func (c *cellsCursor) step() bool {
 // the end and err on a read failure, and reports whether a row is current.
 func (c *cellsCursor) advance() bool {
 	for {
+		if c.tick++; c.tick%checkRows == 0 {
+			if err := c.t.session.interrupted(); err != nil {
+				c.fail(err)
+				return false
+			}
+		}
 		if c.step() {
 			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
 				continue
@@ -323,8 +351,7 @@ func (c *cellsCursor) advance() bool {
 		}
 		c.ch = c.it.Chunk()
 		if err := c.load(); err != nil {
-			c.err = err
-			c.t.session.setErr(err)
+			c.fail(err)
 			return false
 		}
 		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
@@ -412,6 +439,197 @@ func (c *cellsCursor) Close() error {
 		c.t.session.record(c.stats)
 		recordGlobal(c.stats)
 	}
-	c.t.h.File.Release()
+	if c.ra != nil {
+		c.ra.close() // releases the file once no decode is in flight
+		c.ra = nil
+	} else {
+		c.t.h.File.Release()
+	}
 	return nil
+}
+
+// checkRows is how many positions a cursor steps between two checks of
+// the call context (a check is an atomic load and a channel poll).
+const checkRows = 1024
+
+// read returns chunk ch's elements: from the read-ahead ring when it is
+// running and in step, else decoded here into c.buf.
+func (c *cellsCursor) read(ch *tetcore.Chunk) ([]byte, error) {
+	if ra := c.ra; ra != nil && ra.active {
+		if data, err, ok := ra.take(ch, c.t.session); ok {
+			return data, err
+		}
+	}
+	data, err := c.t.h.File.ReadChunk(c.t.ds, ch, c.buf)
+	if err == nil && ch.Codec == tetcore.CodecZstd {
+		c.buf = data
+	}
+	return data, err
+}
+
+// readAhead decodes the chunks that follow the cursor's current one on
+// worker goroutines. Its slots form a ring: the cursor reads the slot
+// before next; the queued slots from next on hold submitted chunks in
+// plan order. A second iterator over the same plan (ahead) names them.
+// Memory is bounded by the slots' buffers: depth+1 decoded chunks.
+//
+// Ownership: the cursor fills a slot and sends it to a worker, which
+// decodes and signals ready; the cursor touches the slot again only after
+// receiving ready. The workers share the cursor's pin on the file, so a
+// decode still running when the cursor closes keeps the mapping alive;
+// jobs of an older generation (before a new Filter or Close) are skipped.
+type readAhead struct {
+	ahead     planner.Iter
+	pending   bool // ahead's current chunk is not yet submitted
+	exhausted bool // ahead has no more chunks
+	active    bool // this Filter reads through the ring
+	slots     []*raSlot
+	next      int // slot of the next chunk to consume
+	queued    int // slots submitted and not yet consumed
+	depth     int // most slots queued at once
+	workers   int // goroutines started
+	parallel  int // most goroutines
+	jobs      chan *raSlot
+	gen       atomic.Int64
+	pin       *filePin
+	ds        *tetcore.Dataset
+}
+
+type raSlot struct {
+	ds    *tetcore.Dataset
+	ch    *tetcore.Chunk
+	gen   int64
+	busy  bool // submitted, ready not yet received (cursor-owned flag)
+	buf   []byte
+	data  []byte
+	err   error
+	ready chan struct{} // capacity 1: one signal per job
+}
+
+// filePin counts the holders of a cursor's Acquire of the file: the
+// cursor and every decode in flight. The last one releases it.
+type filePin struct {
+	f *tetcore.File
+	n atomic.Int32
+}
+
+func (p *filePin) release() {
+	if p.n.Add(-1) == 0 {
+		p.f.Release()
+	}
+}
+
+// startReadAhead points the ring at the plan's chunks from the one the
+// cursor's iterator stands on (reached by the same NextSkip(offset)).
+func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
+	ra := c.ra
+	if ra == nil {
+		depth := min(s.ReadAhead, 64)
+		par := s.DecodeParallelism
+		if par <= 0 {
+			par = min(depth, runtime.GOMAXPROCS(0))
+		}
+		ra = &readAhead{depth: depth, parallel: min(par, depth), ds: c.t.ds,
+			slots: make([]*raSlot, depth+1), jobs: make(chan *raSlot, depth+1),
+			pin: &filePin{f: c.t.h.File}}
+		ra.pin.n.Store(1) // the cursor's own Acquire (taken by Open)
+		for i := range ra.slots {
+			ra.slots[i] = &raSlot{ds: c.t.ds, ready: make(chan struct{}, 1)}
+		}
+		c.ra = ra
+	}
+	ra.ahead.Reset(&c.plan)
+	if _, ok := ra.ahead.NextSkip(offset); !ok {
+		return
+	}
+	ra.pending, ra.exhausted, ra.active = true, false, true
+	ra.refill()
+}
+
+// refill submits chunks until depth are queued or the plan runs out.
+func (ra *readAhead) refill() {
+	for ra.queued < ra.depth && !ra.exhausted {
+		if !ra.pending && !ra.ahead.Next() {
+			ra.exhausted = true
+			return
+		}
+		ra.pending = false
+		ch, ok := ra.ds.Chunk(ra.ahead.Chunk().ID)
+		if !ok {
+			ra.exhausted = true // the cursor reports the missing chunk itself
+			return
+		}
+		s := ra.slots[(ra.next+ra.queued)%len(ra.slots)]
+		s.ch, s.gen, s.busy = ch, ra.gen.Load(), true
+		ra.queued++
+		if ra.workers < ra.parallel {
+			ra.workers++
+			go raWorker(ra.jobs, &ra.gen, ra.pin)
+		}
+		ra.pin.n.Add(1)
+		ra.jobs <- s // never blocks: at most len(slots) jobs are outstanding
+	}
+}
+
+// take returns the decoded chunk ch from the head of the ring, waiting for
+// its decode; ok is false when the ring cannot serve ch (it then stays off
+// until the next Filter). A wait ends early when the call's context ends.
+func (ra *readAhead) take(ch *tetcore.Chunk, sess *Session) (data []byte, err error, ok bool) {
+	if ra.queued == 0 {
+		ra.refill()
+	}
+	s := ra.slots[ra.next]
+	if ra.queued == 0 || s.ch != ch {
+		ra.active = false
+		return nil, nil, false
+	}
+	if s.busy {
+		select {
+		case <-s.ready:
+		case <-sess.done(): // nil (never ready) without a cancellable call
+			return nil, sess.interrupted(), true
+		}
+		s.busy = false
+	}
+	ra.queued--
+	ra.next = (ra.next + 1) % len(ra.slots)
+	ra.refill() // never into s: at most depth < len(slots) slots are queued
+	return s.data, s.err, true
+}
+
+// stop abandons the queued chunks (before a new Filter): it waits for the
+// decodes in flight, which then own no slot any more.
+func (ra *readAhead) stop() {
+	ra.gen.Add(1)
+	for _, s := range ra.slots {
+		if s.busy {
+			<-s.ready
+			s.busy = false
+		}
+	}
+	ra.next, ra.queued, ra.active = 0, 0, false
+}
+
+// close ends the workers without waiting for them and drops the cursor's
+// share of the pin.
+func (ra *readAhead) close() {
+	ra.gen.Add(1)
+	close(ra.jobs)
+	ra.pin.release()
+}
+
+// raWorker decodes submitted slots until jobs is closed.
+func raWorker(jobs <-chan *raSlot, gen *atomic.Int64, pin *filePin) {
+	for s := range jobs {
+		if s.gen == gen.Load() {
+			s.data, s.err = pin.f.ReadChunk(s.ds, s.ch, s.buf)
+			if s.err == nil && s.ch.Codec == tetcore.CodecZstd {
+				s.buf = s.data
+			}
+		} else {
+			s.data, s.err = nil, nil
+		}
+		pin.release()
+		s.ready <- struct{}{}
+	}
 }

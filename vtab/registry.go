@@ -1,9 +1,12 @@
 package vtab
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetsql/tetsql/tetcore"
 )
@@ -78,10 +81,36 @@ func openCount() int {
 	return len(files.m)
 }
 
+// OpenPaths lists the absolute paths of the files open in the process,
+// sorted: every one is held by a Handle or a table not yet closed (tests
+// use it to check that closing a database releases its files).
+func OpenPaths() []string {
+	files.Lock()
+	defer files.Unlock()
+	out := make([]string, 0, len(files.m))
+	for k := range files.m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Session groups the tables of one SQLite connection so that scan
-// statistics can be read per connection.
+// statistics can be read per connection, and carries the connection's
+// scan settings and the context of the call in progress.
 type Session struct {
-	ID    int64
+	ID int64
+	// ReadAhead is how many planned chunks past the one being read a
+	// cells cursor of this session decodes ahead on other goroutines
+	// (0 = none: decode on demand). A cursor then holds at most
+	// ReadAhead+1 decoded chunks. Scans with a pushed-down LIMIT and
+	// single-chunk plans never read ahead. Set it before creating tables.
+	ReadAhead int
+	// DecodeParallelism is how many goroutines per cursor decode ahead
+	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
+	DecodeParallelism int
+
+	call  atomic.Pointer[Call]
 	mu    sync.Mutex
 	scans []ScanStats
 	last  ScanStats
@@ -167,6 +196,60 @@ func (s *Session) TakeError() error {
 	err := s.err
 	s.err = nil
 	return err
+}
+
+// Call is the context of one driver call (running a statement, or
+// stepping its rows) as the session's cursors see it: once the context is
+// done, a cursor stops within a few thousand rows or at the next chunk,
+// and fails with the context's error.
+type Call struct {
+	ctx  context.Context
+	done <-chan struct{}
+}
+
+// NewCall wraps ctx; it returns nil for a context that is never done.
+func NewCall(ctx context.Context) *Call {
+	if ctx == nil || ctx.Done() == nil {
+		return nil
+	}
+	return &Call{ctx: ctx, done: ctx.Done()}
+}
+
+// Enter makes c (nil = none) the call the session's cursors watch, until
+// the next Enter. The driver enters a call before every statement and
+// every step through rows; it allocates nothing.
+func (s *Session) Enter(c *Call) {
+	if s != nil {
+		s.call.Store(c)
+	}
+}
+
+// done returns the current call's Done channel (nil if none).
+func (s *Session) done() <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	if c := s.call.Load(); c != nil {
+		return c.done
+	}
+	return nil
+}
+
+// interrupted returns the current call's context error once it is done.
+func (s *Session) interrupted() error {
+	if s == nil {
+		return nil
+	}
+	c := s.call.Load()
+	if c == nil {
+		return nil
+	}
+	select {
+	case <-c.done:
+		return c.ctx.Err()
+	default:
+		return nil
+	}
 }
 
 func (s *Session) String() string { return fmt.Sprintf("session %d", s.ID) }
