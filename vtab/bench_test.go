@@ -2,7 +2,9 @@ package vtab_test
 
 import (
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -28,8 +30,9 @@ func gridForBench(b *testing.B, chunk int64) string {
 	w.AddDataset(tetcore.DatasetSpec{Name: "grid", DType: tetcore.F32, Shape: []int64{4096, 4096},
 		ChunkShape: []int64{chunk, chunk}, DimNames: []string{"y", "x"}})
 	buf := make([]byte, chunk*chunk*4)
-	for i := range buf {
-		buf[i] = byte(i * 7)
+	for i := int64(0); i < chunk*chunk; i++ {
+		v := float32(math.Sin(float64(i)/97)*20 + float64(i%13))
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
 	}
 	for {
 		if _, _, _, _, ok := w.NextChunk(); !ok {
@@ -77,4 +80,31 @@ func BenchmarkPointQuery(b *testing.B) {
 func BenchmarkRowSlab(b *testing.B) {
 	db, _ := openDB(b, map[string]string{"g": gridForBench(b, 256)})
 	benchQuery(b, db, "SELECT sum(value) FROM g.grid WHERE y = 1000", 4096)
+}
+
+// BenchmarkAggFullGrid reduces all 16M cells in Go: compare with
+// BenchmarkFullScanSum (the same sum through SQLite rows).
+func BenchmarkAggFullGrid(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"g": gridForBench(b, 256)})
+	b.ReportAllocs()
+	b.SetBytes(4096 * 4096 * 4)
+	for b.Loop() {
+		var sum, mean, min, max, std float64
+		if err := db.QueryRow("SELECT sum, mean, min, max, std FROM g.grid_agg").Scan(&sum, &mean, &min, &max, &std); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAggGroupedRows groups the grid by its first axis (4096 rows).
+func BenchmarkAggGroupedRows(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"g": gridForBench(b, 256)})
+	b.ReportAllocs()
+	b.SetBytes(4096 * 4096 * 4)
+	for b.Loop() {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM g.grid_agg('y')").Scan(&n); err != nil || n != 4096 {
+			b.Fatal(n, err)
+		}
+	}
 }

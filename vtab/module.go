@@ -113,7 +113,7 @@ func connect(ctx vtab.Context, args []string) (vtab.Table, error) {
 	if a.kind == "cells" {
 		t, err = newCells(ctx, a, h)
 	} else if a.kind == "agg" {
-		err = fmt.Errorf("tet: table %q: aggregate tables are not available yet", a.table)
+		t, err = newAgg(ctx, a, h)
 	} else {
 		t, err = newMeta(ctx, a, h)
 	}

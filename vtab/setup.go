@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tetsql/tetsql/tetcore"
 )
@@ -21,9 +22,23 @@ func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
 	for _, m := range MetaTables {
 		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s%s)", q, m, ModuleName, p, m, sess))
 	}
+	names := map[string]bool{}
+	for _, ds := range f.Datasets {
+		names[strings.ToLower(ds.Name)] = true
+	}
 	for _, ds := range f.Datasets {
 		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, cells, %s%s)",
 			q, quoteIdent(ds.Name), ModuleName, p, quoteString(ds.Name), sess))
+	}
+	// The companion X_agg of each dataset X, unless a dataset or a
+	// metadata table already has that name.
+	for _, ds := range f.Datasets {
+		agg := ds.Name + "_agg"
+		if names[strings.ToLower(agg)] || strings.HasPrefix(strings.ToLower(agg), "tet_") {
+			continue
+		}
+		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, agg, %s%s)",
+			q, quoteIdent(agg), ModuleName, p, quoteString(ds.Name), sess))
 	}
 	return stmts
 }

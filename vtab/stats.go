@@ -16,6 +16,7 @@ type ScanStats struct {
 	BytesRead     int64         `json:"bytes_read"`    // stored bytes read
 	BytesDecoded  int64         `json:"bytes_decoded"` // decoded bytes produced
 	Rows          int64         `json:"rows"`          // rows emitted
+	Elements      int64         `json:"elements"`      // elements folded (aggregate tables)
 	Filters       int64         `json:"filters"`       // Filter calls
 	Elapsed       time.Duration `json:"-"`
 }

@@ -1,0 +1,84 @@
+package fold_test
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+var benchDTypes = []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.I16, tetcore.U8, tetcore.F16, tetcore.I64}
+
+// benchChunk is a full 256×256 chunk of random data.
+func benchChunk(dt tetcore.DType) ([]byte, []int64) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	return randPayload(rng, dt, 256*256, 0), []int64{256, 256}
+}
+
+// loop runs fn b.N times and reports, besides ns/op and MB/s (wall
+// clock), "cpuMB/s": throughput per second of the thread's own CPU time,
+// which stays meaningful on a machine shared with other work.
+func loop(b *testing.B, bytes int, fn func() error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.SetBytes(int64(bytes))
+	b.ReportAllocs()
+	c0, ok := threadCPU()
+	for b.Loop() {
+		if err := fn(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if c1, _ := threadCPU(); ok && c1 > c0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/(c1-c0).Seconds()/1e6, "cpuMB/s")
+	}
+}
+
+func BenchmarkFoldBox(b *testing.B) {
+	for _, dt := range benchDTypes {
+		b.Run(dt.String(), func(b *testing.B) {
+			data, ext := benchChunk(dt)
+			lo := []int64{0, 0}
+			loop(b, len(data), func() error {
+				_, err := fold.FoldBox(dt, data, ext, lo, ext)
+				return err
+			})
+		})
+	}
+}
+
+// BenchmarkFoldGroups keeps one axis of the chunk: 256 groups of 256.
+func BenchmarkFoldGroups(b *testing.B) {
+	for _, keep := range []struct {
+		name   string
+		stride []int64
+	}{{"keep0", []int64{1, 0}}, {"keep1", []int64{0, 1}}} {
+		for _, dt := range benchDTypes {
+			b.Run(keep.name+"/"+dt.String(), func(b *testing.B) {
+				data, ext := benchChunk(dt)
+				lo := []int64{0, 0}
+				out := make([]fold.Stats, 256)
+				loop(b, len(data), func() error {
+					return fold.FoldGroups(dt, data, ext, lo, ext, keep.stride, 0, out)
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkFoldGroups_keepAll pushes every element into its own group.
+func BenchmarkFoldGroups_keepAll(b *testing.B) {
+	for _, dt := range []tetcore.DType{tetcore.F32, tetcore.U8} {
+		b.Run(dt.String(), func(b *testing.B) {
+			data, ext := benchChunk(dt)
+			lo := []int64{0, 0}
+			stride, groups := fold.Strides(ext, []bool{true, true})
+			out := make([]fold.Stats, groups)
+			loop(b, len(data), func() error {
+				return fold.FoldGroups(dt, data, ext, lo, ext, stride, 0, out)
+			})
+		})
+	}
+}

@@ -1,0 +1,159 @@
+package vtab
+
+import (
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/planner"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// aggResults are the result columns of an aggregate table, after the dim
+// and label columns and before the hidden "by" column.
+var aggResults = []string{"count", "null_count", "sum", "mean", "min", "max", "var", "std"}
+
+// aggTable is the <dataset>_agg companion: reductions over a selection
+// of the dataset, optionally grouped by axes, computed over whole chunks.
+//
+// Every dim and label term it is offered with =, <, <=, >, >= (and so
+// BETWEEN and IN) selects elements before reducing and is consumed
+// exactly (SQLite must not re-check it against the output rows, whose
+// ungrouped dims are NULL). Other terms apply to the output rows.
+type aggTable struct {
+	readOnly
+	h         *Handle
+	ds        *tetcore.Dataset
+	geom      *planner.Geometry
+	qualified string
+	dims      []string
+	labelAxis []int
+	first     int // first result column
+	byCol     int
+	session   *Session
+}
+
+func newAgg(ctx vtab.Context, a tableArgs, h *Handle) (*aggTable, error) {
+	ds, err := h.File.Dataset(a.dataset)
+	if err != nil {
+		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
+	}
+	t := &aggTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
+		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
+	var cols []string
+	for _, d := range t.dims {
+		cols = append(cols, quoteIdent(d)+" INTEGER")
+	}
+	for ax := range t.dims {
+		if ds.Labels != nil && ds.Labels[ax] != nil {
+			t.labelAxis = append(t.labelAxis, ax)
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
+		}
+	}
+	t.first = len(cols)
+	vt := "INTEGER"
+	if ds.DType.IsFloat() {
+		vt = "REAL"
+	}
+	cols = append(cols, "count INTEGER", "null_count INTEGER", "sum "+vt, "mean REAL",
+		"min "+vt, "max "+vt, "var REAL", "std REAL", "by TEXT HIDDEN")
+	t.byCol = len(cols) - 1
+	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
+		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	return t, nil
+}
+
+// target maps a dim or label column to a planner target.
+func (t *aggTable) target(col int) (planner.Target, bool) {
+	switch {
+	case col >= 0 && col < len(t.dims):
+		return planner.Dim(col), true
+	case col >= len(t.dims) && col < t.first:
+		return planner.Label(t.labelAxis[col-len(t.dims)]), true
+	}
+	return planner.Target{}, false
+}
+
+// BestIndex consumes "by = ?" and every dim and label comparison; see
+// aggTable. idxStr lists argv entries as for cells tables, plus "b" for
+// the by argument. A by term that is not usable prices the plan out.
+func (t *aggTable) BestIndex(info *vtab.IndexInfo) error {
+	var parts []string
+	var cons []planner.Constraint
+	byUnusable := false
+	for i := range info.Constraints {
+		c := &info.Constraints[i]
+		if c.Column == t.byCol {
+			if c.Op != vtab.OpEQ || !c.Usable {
+				byUnusable = true
+				continue
+			}
+			c.ArgIndex, c.Omit = len(parts), true
+			parts = append(parts, "b")
+			continue
+		}
+		tg, ok1 := t.target(c.Column)
+		op, ok2 := mapOp(c.Op)
+		if !c.Usable || !ok1 || !ok2 {
+			continue
+		}
+		c.ArgIndex, c.Omit = len(parts), true
+		parts = append(parts, encodeTarget(tg)+opNames[op])
+		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+	}
+	est := t.geom.Estimate(cons)
+	info.IdxNum, info.IdxStr = idxConstraints, strings.Join(parts, ",")
+	info.EstimatedRows = 1
+	info.EstimatedCost = float64(est.Rows)/64 + float64(est.Chunks)*chunkCost + 1
+	if byUnusable {
+		info.EstimatedCost, info.EstimatedRows = 1e300, 1<<62
+	}
+	return nil
+}
+
+// Open starts a cursor; it pins the file's mapping until Close.
+func (t *aggTable) Open() (vtab.Cursor, error) {
+	if err := t.h.File.Acquire(); err != nil {
+		return nil, fmt.Errorf("tet: %s: %w", t.qualified, err)
+	}
+	c := &aggCursor{t: t}
+	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()
+	return c, nil
+}
+
+// Disconnect releases the table's file handle.
+func (t *aggTable) Disconnect() error { return t.h.Close() }
+
+// Destroy is Disconnect: dropping the table never touches the file.
+func (t *aggTable) Destroy() error { return t.h.Close() }
+
+// parseBy resolves the by argument to a keep mask over the axes.
+func (t *aggTable) parseBy(v any) ([]bool, error) {
+	keep := make([]bool, len(t.dims))
+	s, _ := v.(string)
+	if b, ok := v.([]byte); ok {
+		s = string(b)
+	}
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		found := false
+		for a, d := range t.dims {
+			if strings.EqualFold(d, name) {
+				keep[a], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("tet: %s: by: unknown dim %q (dims: %s)", t.qualified, name, strings.Join(t.dims, ", "))
+		}
+	}
+	return keep, nil
+}

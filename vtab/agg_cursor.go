@@ -1,0 +1,190 @@
+package vtab
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite/vtab"
+
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/planner"
+)
+
+// maxGroups bounds the groups one aggregate query may produce.
+const maxGroups = 1 << 22
+
+// aggCursor computes the whole result in Filter, then walks its rows.
+type aggCursor struct {
+	t      *aggTable
+	plan   planner.Plan
+	cons   []planner.Constraint
+	by     any
+	keep   []bool
+	kept   []int     // kept axes, in order
+	values [][]int64 // per kept axis, the selected global indices
+	groups []fold.Stats
+	fixed  []int64 // per axis: the one index an equality selects, or -1
+	g      int     // current group
+	eof    bool
+
+	started time.Time
+	stats   ScanStats
+}
+
+// Filter selects, folds every intersecting chunk (in parallel) and
+// positions on the first output row.
+func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
+	if c.started.IsZero() {
+		c.started = time.Now()
+	}
+	c.stats.Filters++
+	c.eof, c.g, c.groups, c.by = true, 0, nil, nil
+	specs, err := parseAggSpecs(idxStr)
+	if err != nil || len(specs) != len(vals) {
+		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
+	}
+	c.cons = c.cons[:0]
+	for i, sp := range specs {
+		v := vals[i]
+		if sp.kind == 'b' {
+			c.by = v
+			continue
+		}
+		if sp.target.Kind == planner.KindDim {
+			var all bool
+			if v, all = numericAffinity(v, sp.op); all {
+				continue
+			}
+		}
+		c.cons = append(c.cons, planner.Constraint{Target: sp.target, Op: sp.op, Value: v})
+	}
+	if c.keep, err = c.t.parseBy(c.by); err != nil {
+		return err
+	}
+	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+	}
+	sel := selectAxes(&c.plan, c.cons, c.t.ds.Labels)
+	sizes := make([]int64, len(sel))
+	c.kept, c.values = c.kept[:0], c.values[:0]
+	for d := range sel {
+		sizes[d] = sel[d].n
+		if c.keep[d] {
+			c.kept = append(c.kept, d)
+			vals := make([]int64, 0, sel[d].n)
+			for _, r := range sel[d].runs {
+				for g := r.lo; g < r.hi; g++ {
+					vals = append(vals, g)
+				}
+			}
+			c.values = append(c.values, vals)
+		}
+	}
+	// An axis pinned to one index by an equality reports that index even
+	// when not grouped: an IN list runs one Filter per value, and each
+	// result row then says which value it is for.
+	c.fixed = c.fixed[:0]
+	for d := range sel {
+		c.fixed = append(c.fixed, -1)
+		for _, cn := range c.cons {
+			if cn.Op == planner.OpEQ && cn.Target.Axis == d && cn.Target.Kind != planner.KindRowID &&
+				sel[d].n == 1 && !c.keep[d] {
+				c.fixed[d] = sel[d].runs[0].lo
+			}
+		}
+	}
+	stride, ngroups := fold.Strides(sizes, c.keep)
+	if ngroups > maxGroups {
+		return fmt.Errorf("tet: %s: by %v gives %d groups (at most %d); narrow the selection or group by fewer dims", c.t.qualified, c.by, ngroups, maxGroups)
+	}
+	groups, err := c.foldAll(sel, stride, ngroups)
+	if err != nil {
+		return err
+	}
+	c.groups = groups
+	c.seek()
+	return nil
+}
+
+// seek moves to the first group at or after c.g that has elements (a
+// query without grouping always has its one row).
+func (c *aggCursor) seek() {
+	for ; c.g < len(c.groups); c.g++ {
+		s := &c.groups[c.g]
+		if len(c.kept) == 0 || s.Count()+s.NullCount() > 0 {
+			c.eof = false
+			c.stats.Rows++
+			return
+		}
+	}
+	c.eof = true
+}
+
+// work is one chunk to fold.
+type work struct {
+	id                    int64
+	start, extent, lo, hi [planner.MaxRank]int64
+}
+
+func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fold.Stats, error) {
+	var items []work
+	if !c.plan.Empty() {
+		it := c.plan.Iter()
+		for it.Next() {
+			ch := it.Chunk()
+			var w work
+			w.id = ch.ID
+			copy(w.start[:], ch.Start)
+			copy(w.extent[:], ch.Extent)
+			copy(w.lo[:], ch.Lo)
+			copy(w.hi[:], ch.Hi)
+			items = append(items, w)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(items))
+	if ngroups*int64(workers) > maxGroups {
+		workers = 1
+	}
+	workers = max(workers, 1)
+	parts := make([][]fold.Stats, workers)
+	errs := make([]error, workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		parts[w] = make([]fold.Stats, ngroups)
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			f := folder{c: c, sel: sel, stride: stride, out: parts[w]}
+			for i := w; i < len(items); i += workers {
+				if err := f.chunk(&items[i]); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+			mu.Lock()
+			c.stats.ChunksDecoded += f.stats.ChunksDecoded
+			c.stats.BytesRead += f.stats.BytesRead
+			c.stats.BytesDecoded += f.stats.BytesDecoded
+			mu.Unlock()
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		for g := range out {
+			out[g] = fold.Merge(out[g], p[g])
+		}
+	}
+	for g := range out {
+		c.stats.Elements += out[g].Count() + out[g].NullCount()
+	}
+	return out, nil
+}

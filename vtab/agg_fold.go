@@ -1,0 +1,85 @@
+package vtab
+
+import (
+	"fmt"
+
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/planner"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// folder folds chunks into one worker's group slots.
+type folder struct {
+	c      *aggCursor
+	sel    []axisSel
+	stride []int64
+	out    []fold.Stats
+	buf    []byte
+	stats  ScanStats
+	// per-axis runs of the current chunk, chunk-local, with the compact
+	// position of each run's first index
+	runs [planner.MaxRank][]localRun
+}
+
+type localRun struct{ lo, hi, pos int64 }
+
+// chunk reads one chunk and folds every selected sub-box of it.
+func (f *folder) chunk(w *work) error {
+	t := f.c.t
+	ds := t.ds
+	r := ds.Rank()
+	for d := 0; d < r; d++ {
+		f.runs[d] = f.runs[d][:0]
+		s := &f.sel[d]
+		glo, ghi := w.start[d]+w.lo[d], w.start[d]+w.hi[d]
+		for i, run := range s.runs {
+			lo, hi := max(run.lo, glo), min(run.hi, ghi)
+			if lo < hi {
+				f.runs[d] = append(f.runs[d], localRun{lo - w.start[d], hi - w.start[d], s.compact(i, lo)})
+			}
+		}
+		if len(f.runs[d]) == 0 {
+			return nil // the box of this chunk misses the exact selection
+		}
+	}
+	ch, ok := ds.Chunk(w.id)
+	if !ok {
+		coords := make([]int64, r)
+		ds.ChunkCoords(w.id, coords)
+		return fmt.Errorf("tet: %s: dataset %q chunk %v: %w", t.qualified, ds.Name, coords, tetcore.ErrMissingChunk)
+	}
+	data, err := t.h.File.ReadChunk(ds, ch, f.buf)
+	if err != nil {
+		return fmt.Errorf("tet: %s: %w", t.qualified, err)
+	}
+	if ch.Codec == tetcore.CodecZstd {
+		f.buf = data
+		f.stats.BytesDecoded += ch.RawLen
+	}
+	f.stats.ChunksDecoded++
+	f.stats.BytesRead += ch.StoredLen
+	// Walk the cartesian product of the axes' runs.
+	var idx, lo, hi [planner.MaxRank]int64
+	for {
+		base := int64(0)
+		for d := 0; d < r; d++ {
+			run := f.runs[d][idx[d]]
+			lo[d], hi[d] = run.lo, run.hi
+			base += f.stride[d] * run.pos
+		}
+		if err := fold.FoldGroups(ds.DType, data, w.extent[:r], lo[:r], hi[:r], f.stride, base, f.out); err != nil {
+			return fmt.Errorf("tet: %s: chunk %d: %w", t.qualified, w.id, err)
+		}
+		d := r - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < int64(len(f.runs[d])) {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return nil
+		}
+	}
+}
