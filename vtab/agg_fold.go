@@ -28,6 +28,9 @@ func (f *folder) chunk(w *work) error {
 	t := f.c.t
 	ds := t.ds
 	r := ds.Rank()
+	if err := t.session.interrupted(); err != nil {
+		return err // the query was cancelled: stop between chunks
+	}
 	for d := 0; d < r; d++ {
 		f.runs[d] = f.runs[d][:0]
 		s := &f.sel[d]
@@ -58,6 +61,9 @@ func (f *folder) chunk(w *work) error {
 	}
 	f.stats.ChunksDecoded++
 	f.stats.BytesRead += ch.StoredLen
+	if f.fullChunk(w, r) {
+		return f.foldWhole(w, data, r)
+	}
 	// Walk the cartesian product of the axes' runs.
 	var idx, lo, hi [planner.MaxRank]int64
 	for {
@@ -82,4 +88,43 @@ func (f *folder) chunk(w *work) error {
 			return nil
 		}
 	}
+}
+
+// fullChunk reports whether the whole chunk is selected.
+func (f *folder) fullChunk(w *work, r int) bool {
+	for d := 0; d < r; d++ {
+		if len(f.runs[d]) != 1 || f.runs[d][0].lo != 0 || f.runs[d][0].hi != w.extent[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldWhole folds a wholly selected chunk and caches its statistics for
+// value predicates on the cells table.
+func (f *folder) foldWhole(w *work, data []byte, r int) error {
+	ds := f.c.t.ds
+	cache := cacheFor(ds)
+	var zero [planner.MaxRank]int64
+	grouped := false
+	base := int64(0)
+	for d := 0; d < r; d++ {
+		grouped = grouped || f.stride[d] != 0
+		base += f.stride[d] * f.runs[d][0].pos
+	}
+	if !grouped || !cache.has(w.id) {
+		s, err := fold.FoldBox(ds.DType, data, w.extent[:r], zero[:r], w.extent[:r])
+		if err != nil {
+			return fmt.Errorf("tet: %s: chunk %d: %w", f.c.t.qualified, w.id, err)
+		}
+		cache.put(w.id, s)
+		if !grouped {
+			f.out[base] = fold.Merge(f.out[base], s)
+			return nil
+		}
+	}
+	if err := fold.FoldGroups(ds.DType, data, w.extent[:r], zero[:r], w.extent[:r], f.stride, base, f.out); err != nil {
+		return fmt.Errorf("tet: %s: chunk %d: %w", f.c.t.qualified, w.id, err)
+	}
+	return nil
 }

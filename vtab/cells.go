@@ -20,8 +20,10 @@ import (
 //	2    4      an OFFSET value is passed (last argv entry)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
-// dim column, "l<axis><op>" for a label column, "r<op>" for rowid, "L" for
-// LIMIT and "O" for OFFSET, with <op> one of = < <= > >=.
+// dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
+// "v<op>" for the value column (used only to skip chunks by cached
+// statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
+// = < <= > >=.
 const (
 	idxConstraints = 1 << iota
 	idxLimit
@@ -152,6 +154,13 @@ func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
 			continue
 		case vtab.OpOFFSET:
 			offset = i
+			continue
+		}
+		if op, ok := mapOp(c.Op); ok && c.Usable && c.Column == t.valueCol {
+			// Only skips chunks by cached statistics; SQLite still checks.
+			c.ArgIndex = len(parts)
+			parts = append(parts, "v"+opNames[op])
+			allOmitted = false
 			continue
 		}
 		tg, ok1 := t.target(c.Column)

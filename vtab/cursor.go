@@ -41,8 +41,9 @@ type cellsCursor struct {
 	remaining int64 // rows left under LIMIT; -1 = unlimited
 	eof       bool
 	err       error
-	tick      uint32     // positions stepped, for the cancellation check
-	ra        *readAhead // nil until the session's read-ahead is first used
+	vterms    []valueTerm // value terms, to skip chunks by cached statistics
+	tick      uint32      // positions stepped, for the cancellation check
+	ra        *readAhead  // nil until the session's read-ahead is first used
 
 	started time.Time
 	stats   ScanStats
@@ -52,7 +53,7 @@ type cellsCursor struct {
 type argSpec struct {
 	target planner.Target
 	op     planner.Op
-	kind   byte // 'c' constraint, 'L' limit, 'O' offset
+	kind   byte // 'c' constraint, 'v' value term, 'L' limit, 'O' offset
 }
 
 func parseIdxStr(s string) ([]argSpec, error) {
@@ -72,6 +73,8 @@ func parseIdxStr(s string) ([]argSpec, error) {
 		sp.kind = 'c'
 		rest := p[1:]
 		switch p[0] {
+		case 'v':
+			sp.kind = 'v'
 		case 'r':
 			sp.target = planner.RowID()
 		case 'd', 'l':
@@ -126,7 +129,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 	if len(vals) != len(c.specs) {
 		return fmt.Errorf("tet: %s: plan expects %d arguments, got %d", c.t.qualified, len(c.specs), len(vals))
 	}
-	c.cons = c.cons[:0]
+	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
 	var offset int64
 	c.remaining = -1
 	for i, sp := range c.specs {
@@ -145,6 +148,11 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 		case 'O':
 			if n, ok := v.(int64); ok && n > 0 {
 				offset = n
+			}
+			continue
+		case 'v':
+			if x, ok := valueNumber(v); ok {
+				c.vterms = append(c.vterms, valueTerm{sp.op, x})
 			}
 			continue
 		}
@@ -166,6 +174,10 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 		return nil
 	}
 	rest, ok := c.it.NextSkip(offset)
+	if ok && c.skip(c.it.Chunk().ID) {
+		c.stats.ChunksSkipped++
+		ok = c.nextChunk() // value terms are never combined with OFFSET
+	}
 	if !ok {
 		return nil
 	}
@@ -345,7 +357,7 @@ func (c *cellsCursor) advance() bool {
 			}
 			return true
 		}
-		if !c.it.Next() {
+		if !c.nextChunk() {
 			c.eof = true
 			return false
 		}
@@ -493,6 +505,7 @@ type readAhead struct {
 	gen       atomic.Int64
 	pin       *filePin
 	ds        *tetcore.Dataset
+	skip      func(id int64) bool // the cursor's chunk skipping
 }
 
 type raSlot struct {
@@ -538,6 +551,7 @@ func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
 		}
 		c.ra = ra
 	}
+	ra.skip = c.skip
 	ra.ahead.Reset(&c.plan)
 	if _, ok := ra.ahead.NextSkip(offset); !ok {
 		return
@@ -554,6 +568,9 @@ func (ra *readAhead) refill() {
 			return
 		}
 		ra.pending = false
+		if ra.skip != nil && ra.skip(ra.ahead.Chunk().ID) {
+			continue // the cursor skips it too
+		}
 		ch, ok := ra.ds.Chunk(ra.ahead.Chunk().ID)
 		if !ok {
 			ra.exhausted = true // the cursor reports the missing chunk itself
@@ -632,4 +649,25 @@ func raWorker(jobs <-chan *raSlot, gen *atomic.Int64, pin *filePin) {
 		pin.release()
 		s.ready <- struct{}{}
 	}
+}
+
+// skip reports whether chunk id cannot hold a row matching the value
+// terms, by the statistics an aggregate cached for it.
+func (c *cellsCursor) skip(id int64) bool {
+	if len(c.vterms) == 0 {
+		return false
+	}
+	st, ok := cacheFor(c.t.ds).get(id)
+	return ok && excludes(st, c.vterms)
+}
+
+// nextChunk advances the iterator past chunks the value terms exclude.
+func (c *cellsCursor) nextChunk() bool {
+	for c.it.Next() {
+		if !c.skip(c.it.Chunk().ID) {
+			return true
+		}
+		c.stats.ChunksSkipped++
+	}
+	return false
 }

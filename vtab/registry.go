@@ -68,6 +68,7 @@ func (h *Handle) Close() error {
 		of.refs--
 		if of.refs == 0 {
 			delete(files.m, h.key)
+			dropCaches(of.file)
 			err = of.file.Close()
 		}
 	})

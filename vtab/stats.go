@@ -13,11 +13,12 @@ type ScanStats struct {
 	Dataset       string        `json:"dataset"` // dataset name
 	ChunksDecoded int64         `json:"chunks_decoded"`
 	ChunksTotal   int64         `json:"chunks_total"`
-	BytesRead     int64         `json:"bytes_read"`    // stored bytes read
-	BytesDecoded  int64         `json:"bytes_decoded"` // decoded bytes produced
-	Rows          int64         `json:"rows"`          // rows emitted
-	Elements      int64         `json:"elements"`      // elements folded (aggregate tables)
-	Filters       int64         `json:"filters"`       // Filter calls
+	ChunksSkipped int64         `json:"chunks_skipped"` // by cached value statistics
+	BytesRead     int64         `json:"bytes_read"`     // stored bytes read
+	BytesDecoded  int64         `json:"bytes_decoded"`  // decoded bytes produced
+	Rows          int64         `json:"rows"`           // rows emitted
+	Elements      int64         `json:"elements"`       // elements folded (aggregate tables)
+	Filters       int64         `json:"filters"`        // Filter calls
 	Elapsed       time.Duration `json:"-"`
 }
 
@@ -33,8 +34,12 @@ func (s ScanStats) JSON() string {
 
 // String is the one-line form the CLI prints after a statement.
 func (s ScanStats) String() string {
-	return fmt.Sprintf("stats: %s chunks=%d/%d rows=%d read=%s decoded=%s time=%s",
-		s.Table, s.ChunksDecoded, s.ChunksTotal, s.Rows, humanBytes(s.BytesRead), humanBytes(s.BytesDecoded),
+	skipped := ""
+	if s.ChunksSkipped > 0 {
+		skipped = fmt.Sprintf(" skipped=%d", s.ChunksSkipped)
+	}
+	return fmt.Sprintf("stats: %s chunks=%d/%d%s rows=%d read=%s decoded=%s time=%s",
+		s.Table, s.ChunksDecoded, s.ChunksTotal, skipped, s.Rows, humanBytes(s.BytesRead), humanBytes(s.BytesDecoded),
 		s.Elapsed.Round(time.Microsecond))
 }
 
