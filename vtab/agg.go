@@ -56,11 +56,12 @@ func newAgg(ctx vtab.Context, a tableArgs, h *Handle) (*aggTable, error) {
 		}
 	}
 	t.first = len(cols)
-	vt := "INTEGER"
+	sum := "INTEGER"
 	if ds.DType.IsFloat() {
-		vt = "REAL"
+		sum = "REAL"
 	}
-	cols = append(cols, "count INTEGER", "null_count INTEGER", "sum "+vt, "mean REAL",
+	vt := valueType(ds.DType)
+	cols = append(cols, "count INTEGER", "null_count INTEGER", "sum "+sum, "mean REAL",
 		"min "+vt, "max "+vt, "var REAL", "std REAL", "by TEXT HIDDEN")
 	t.byCol = len(cols) - 1
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {

@@ -93,15 +93,25 @@ func newCells(ctx vtab.Context, a tableArgs, h *Handle) (*cellsTable, error) {
 		}
 	}
 	t.valueCol = len(cols)
-	vt := "INTEGER"
-	if ds.DType.IsFloat() {
-		vt = "REAL"
-	}
+	vt := valueType(ds.DType)
 	cols = append(cols, "value "+vt)
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
 	return t, nil
+}
+
+// valueType is the declared type of a value column: INTEGER for integer
+// dtypes, FLOAT for f16/f32 (REAL affinity; clients may print such values
+// in single precision) and REAL for f64.
+func valueType(dt tetcore.DType) string {
+	switch dt {
+	case tetcore.F16, tetcore.F32:
+		return "FLOAT"
+	case tetcore.F64:
+		return "REAL"
+	}
+	return "INTEGER"
 }
 
 // target maps a column number to a planner target.

@@ -1,6 +1,9 @@
 package output
 
-import "database/sql"
+import (
+	"database/sql"
+	"strings"
+)
 
 // ColumnsOf returns the columns of rows with their declared types.
 func ColumnsOf(rows *sql.Rows) ([]Column, error) {
@@ -29,13 +32,24 @@ func Copy(w Writer, rows *sql.Rows) (int64, error) {
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
+	var single []int // columns declared FLOAT: single precision
 	for i := range vals {
 		ptrs[i] = &vals[i]
+		if strings.EqualFold(cols[i].Type, "FLOAT") {
+			single = append(single, i)
+		}
 	}
 	var n int64
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return n, err
+		}
+		for _, i := range single {
+			// An f32 value widened to REAL prints as the f32 it is
+			// (0.7, not 0.699999988079071).
+			if f, ok := vals[i].(float64); ok && float64(float32(f)) == f {
+				vals[i] = float32(f)
+			}
 		}
 		if err := w.Row(vals); err != nil {
 			return n, err

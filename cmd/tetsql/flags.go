@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/internal/repl"
+)
+
+// options are the parsed command line.
+type options struct {
+	commands      []string
+	scripts       []string
+	mode          string
+	header        bool
+	null          string
+	output        string
+	stats, timer  bool
+	maxChunkBytes string
+	version       bool
+	files         []tetsql.FileSpec
+	sql           string // the trailing SQL argument, "" if none
+}
+
+// errHelp asks run to print the help and exit 0.
+var errHelp = errors.New("help requested")
+
+func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
+	fs := pflag.NewFlagSet("tetsql", pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(io.Discard)
+	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
+	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
+	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line (default: box on a terminal, else csv)")
+	csv := fs.Bool("csv", false, "same as --mode csv")
+	json := fs.Bool("json", false, "same as --mode json")
+	fs.BoolVar(&o.header, "header", true, "header row in csv and tsv")
+	noHeader := fs.Bool("no-header", false, "no header row in csv and tsv")
+	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
+	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE`; its extension (.csv .json .jsonl .md .tsv) picks the mode unless --mode is given")
+	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
+	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
+	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 256MiB (default 1GiB)")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.BoolP("help", "h", false, "show this help")
+	return fs, csv, json, noHeader
+}
+
+// parseFlags parses args; errors are usage errors.
+func parseFlags(args []string) (*options, error) {
+	o := &options{}
+	fs, csv, json, noHeader := newFlagSet(o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, err
+	}
+	if h, _ := fs.GetBool("help"); h {
+		return nil, errHelp
+	}
+	var modes []string
+	if fs.Changed("mode") {
+		modes = append(modes, o.mode)
+	}
+	if *csv {
+		modes = append(modes, "csv")
+	}
+	if *json {
+		modes = append(modes, "json")
+	}
+	if len(modes) > 1 {
+		return nil, fmt.Errorf("choose one of --mode, --csv and --json (got %s)", strings.Join(modes, ", "))
+	}
+	if len(modes) == 1 {
+		o.mode = modes[0]
+	}
+	if *noHeader {
+		if fs.Changed("header") && o.header {
+			return nil, errors.New("--header and --no-header both given")
+		}
+		o.header = false
+	}
+	return o, splitArgs(o, fs.Args())
+}
+
+var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// splitArgs sorts the positional arguments into files and the SQL: the
+// last argument is SQL unless it names an existing file or ends in .tet.
+func splitArgs(o *options, args []string) error {
+	if n := len(args); n > 0 && isSQL(args[n-1]) {
+		o.sql, args = args[n-1], args[:n-1]
+	}
+	for _, a := range args {
+		fs := tetsql.FileSpec{Path: a}
+		if alias, path, ok := strings.Cut(a, "="); ok && aliasRE.MatchString(alias) && path != "" && !exists(a) {
+			fs = tetsql.FileSpec{Alias: alias, Path: path}
+		}
+		o.files = append(o.files, fs)
+	}
+	return nil
+}
+
+// isSQL tells the trailing SQL argument from a file argument.
+func isSQL(arg string) bool {
+	path := arg
+	if alias, p, ok := strings.Cut(arg, "="); ok && aliasRE.MatchString(alias) {
+		path = p
+	}
+	if strings.HasSuffix(strings.ToLower(path), ".tet") || exists(arg) || exists(path) {
+		return false
+	}
+	return true
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+const usageHead = `Usage: tetsql [flags] [ALIAS=]FILE.tet ... [SQL]
+
+Query .tet tensor files with SQL (SQLite). Each file is attached as a schema
+named after the file (or ALIAS); with one file, tables need no qualifying.
+SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
+interactive shell on a terminal, else a script read from stdin.
+
+Flags:
+`
+
+const usageTail = `
+Examples:
+  tetsql demo.tet                                     # interactive shell
+  tetsql demo.tet "SELECT * FROM tet_datasets"        # csv when piped
+  tetsql --stats demo.tet "SELECT avg(value) FROM temperature WHERE station = 3"
+  tetsql -o temps.csv demo.tet "SELECT * FROM temperature"
+  tetsql -c .datasets -c ".verify --deep" a=one.tet b=two.tet
+  echo "SELECT 1;" | tetsql
+`
+
+// writeUsage prints the help text.
+func writeUsage(w io.Writer) {
+	fs, _, _, _ := newFlagSet(&options{})
+	fmt.Fprint(w, usageHead)
+	fmt.Fprint(w, fs.FlagUsagesWrapped(80))
+	fmt.Fprint(w, usageTail)
+	fmt.Fprintln(w, "\nDot commands (in the shell, in scripts and as -c; .help explains them):")
+	line := ""
+	for _, u := range repl.DotUsage() {
+		if line != "" && len(line)+2+len(u) > 78 {
+			fmt.Fprintln(w, line)
+			line = ""
+		}
+		line += "  " + u
+	}
+	fmt.Fprintln(w, line)
+	fmt.Fprintln(w, "\nExit status: 0 ok, 1 error, 2 usage error, 130 interrupted.")
+}

@@ -1,0 +1,14 @@
+// Command tetsql queries .tet tensor files with SQL: an interactive shell
+// in the style of sqlite3 and DuckDB, and a scriptable command.
+//
+//	tetsql [flags] [ALIAS=]FILE.tet ... [SQL]
+//
+// Each file is attached as its own schema. See "tetsql --help" and
+// shared/spec/sql-surface.md ("CLI conventions").
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

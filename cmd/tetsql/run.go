@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+
+	"golang.org/x/term"
+
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/internal/repl"
+)
+
+// version is set at link time (-ldflags "-X main.version=v1.2.3");
+// otherwise the module version from the build info is used.
+var version string
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// run is the whole command: it returns the exit status. stdin, stdout
+// and stderr are the process's streams, or buffers in tests (which are
+// never terminals).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args)
+	switch {
+	case errors.Is(err, errHelp):
+		writeUsage(stdout)
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(stderr, "Error: %v\nTry 'tetsql --help'.\n", err)
+		return exitUsage
+	case o.version:
+		fmt.Fprintln(stdout, versionText())
+		return exitOK
+	}
+	cfg := tetsql.Config{Files: o.files}
+	if o.maxChunkBytes != "" {
+		n, err := tetsql.ParseSize(o.maxChunkBytes)
+		if err != nil || n < 1 {
+			fmt.Fprintf(stderr, "Error: --max-chunk-bytes %q: want a size such as 256MiB\n", o.maxChunkBytes)
+			return exitUsage
+		}
+		cfg.MaxChunkBytes = n
+	}
+	connector, err := tetsql.NewConnector(cfg)
+	if err != nil { // a bad or duplicate alias
+		fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
+		return exitUsage
+	}
+	db := sql.OpenDB(connector)
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx) // opens and attaches every file
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
+		return exitError
+	}
+	defer conn.Close()
+
+	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
+	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
+	opt := repl.Options{Mode: o.mode, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats,
+		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Width: termWidth(stdout)}
+	if interactive {
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, os.Interrupt)
+		defer signal.Stop(sigs)
+		opt.Interrupts = sigs
+	} else {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+		go func() { <-ctx.Done(); stop() }() // a second Ctrl-C kills
+	}
+	sh, err := repl.New(conn, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %s\nTry 'tetsql --help'.\n", repl.Message(err))
+		return exitUsage
+	}
+	err = session(ctx, sh, o, stdin, stdout, interactive, inTTY && outTTY)
+	if cerr := sh.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err == nil || errors.Is(err, repl.ErrQuit):
+		return exitOK
+	case errors.Is(err, repl.ErrInterrupted):
+		fmt.Fprintln(stderr, "Error: interrupted")
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
+	if repl.IsUsage(err) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// session runs what the command line asks for: -c commands, -f scripts
+// and the SQL argument in that order, or else the shell or a script
+// from stdin.
+func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout io.Writer, interactive, editing bool) error {
+	if o.output != "" {
+		if err := sh.SetOutput(o.output); err != nil {
+			return err
+		}
+	}
+	for _, c := range o.commands {
+		if err := sh.Exec(ctx, c); err != nil {
+			return err
+		}
+	}
+	for _, path := range o.scripts {
+		if err := runFile(ctx, sh, path, stdin); err != nil {
+			return err
+		}
+	}
+	if o.sql != "" {
+		return sh.Exec(ctx, o.sql)
+	}
+	if len(o.commands) > 0 || len(o.scripts) > 0 {
+		return nil
+	}
+	if !interactive {
+		return sh.RunScript(ctx, stdin, "stdin")
+	}
+	if !editing { // a terminal for input, but output is redirected
+		if err := sh.Greet(ctx, os.Stderr, versionString()); err != nil {
+			return err
+		}
+		return sh.Interactive(ctx, repl.NewPrompter(stdin, os.Stderr))
+	}
+	if err := sh.Greet(ctx, stdout, versionString()); err != nil {
+		return err
+	}
+	t := repl.NewTerminal(repl.HistoryPath())
+	defer t.Close()
+	t.SetCompleter(sh.CompleteWord)
+	return sh.Interactive(ctx, t)
+}
+
+func runFile(ctx context.Context, sh *repl.Shell, path string, stdin io.Reader) error {
+	if path == "-" {
+		return sh.RunScript(ctx, stdin, "stdin")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return sh.RunScript(ctx, f, path)
+}
+
+// isTerminal reports whether f is an *os.File on a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// termWidth is the width of the terminal f is on (0 if unknown).
+func termWidth(f any) int {
+	if file, ok := f.(*os.File); ok {
+		if w, _, err := term.GetSize(int(file.Fd())); err == nil {
+			return w
+		}
+	}
+	return 0
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// versionText is the --version line: tetsql, SQLite and Go versions.
+func versionText() string {
+	sqlite := "?"
+	if c, err := tetsql.NewConnector(tetsql.Config{}); err == nil {
+		db := sql.OpenDB(c)
+		db.QueryRow("SELECT sqlite_version()").Scan(&sqlite)
+		db.Close()
+	}
+	return fmt.Sprintf("tetsql %s (SQLite %s, %s)", versionString(), sqlite, runtime.Version())
+}

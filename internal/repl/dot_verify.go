@@ -1,0 +1,114 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// dotVerify checks every attached .tet file with tetcore's Verify and
+// prints one summary line per file plus its findings. It fails when a
+// finding is an error.
+func (s *Shell) dotVerify(ctx context.Context, args []string) error {
+	mode := tetcore.VerifyQuick
+	if len(args) == 1 {
+		if args[0] != "--deep" && args[0] != "deep" {
+			return errors.New("usage: .verify [--deep]")
+		}
+		mode = tetcore.VerifyDeep
+	}
+	scs, err := s.tetSchemas(ctx, "")
+	if err != nil {
+		return err
+	}
+	if len(scs) == 0 {
+		return errors.New("no .tet file attached")
+	}
+	bad := 0
+	for _, sc := range scs {
+		r, err := verifyFile(sc.path, mode)
+		if err != nil {
+			fmt.Fprintf(s.opt.Stdout, "%s: %s: %v\n", sc.name, displayPath(sc.path), err)
+			bad++
+			continue
+		}
+		status := "ok"
+		if !r.OK() {
+			status = "FAILED"
+			bad++
+		} else if len(r.Findings) > 0 {
+			status = "ok with warnings"
+		}
+		detail := fmt.Sprintf("%s, %s", plural(r.Datasets, "dataset"), plural(r.Chunks, "chunk"))
+		if mode == tetcore.VerifyDeep {
+			detail += fmt.Sprintf(", %d decoded", r.DecodedChunks)
+		}
+		fmt.Fprintf(s.opt.Stdout, "%s: %s: %s (%s)\n", sc.name, displayPath(sc.path), status, detail)
+		for _, f := range r.Findings {
+			fmt.Fprintf(s.opt.Stdout, "  %s\n", f)
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("verify: %s failed", plural(bad, "file"))
+	}
+	return nil
+}
+
+// verifyFile verifies the file through the process's shared mapping
+// (the one its tables use; opened read-only if it is not open yet).
+func verifyFile(path string, mode tetcore.VerifyMode) (*tetcore.Report, error) {
+	h, err := vtab.OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return h.File.Verify(mode)
+}
+
+// describeSchema prints one line about an attached file: its alias,
+// path and datasets.
+func (s *Shell) describeSchema(ctx context.Context, w io.Writer, alias string) error {
+	scs, err := s.tetSchemas(ctx, alias)
+	if err != nil || len(scs) == 0 {
+		return err
+	}
+	var names []string
+	err = s.queryRows(ctx, "SELECT name FROM "+quoteIdent(scs[0].name)+".tet_datasets", func(v []any) error {
+		names = append(names, quoteIfNeeded(str(v[0])))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 6 {
+		list = strings.Join(names[:5], ", ") + ", …"
+	}
+	fmt.Fprintf(w, "%s: %s — %s: %s\n", scs[0].name, displayPath(scs[0].path), plural(len(names), "dataset"), list)
+	return nil
+}
+
+// Greet prints the interactive banner to w: version, the attached files
+// and a hint.
+func (s *Shell) Greet(ctx context.Context, w io.Writer, version string) error {
+	fmt.Fprintf(w, "tetsql %s — SQL over .tet tensor files\n", version)
+	scs, err := s.tetSchemas(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, sc := range scs {
+		if err := s.describeSchema(ctx, w, sc.name); err != nil {
+			return err
+		}
+	}
+	if len(scs) == 0 {
+		fmt.Fprintln(w, "No file attached: .open FILE.tet attaches one.")
+	}
+	fmt.Fprintln(w, `Enter ".help" for usage hints, ".datasets" for the catalog. End statements with ';'.`)
+	return nil
+}
