@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -32,12 +33,14 @@ func (f *File) Stored(c *Chunk) ([]byte, error) {
 	if f.isClosed() {
 		return nil, ErrClosed
 	}
-	return f.data[c.Offset : c.Offset+uint64(c.StoredLen)], nil
+	end := c.Offset + uint64(c.StoredLen)
+	return f.data[c.Offset:end:end], nil // capped: appending must not write into the file
 }
 
 // ReadChunk returns the decoded bytes of chunk c of ds. A raw chunk is
 // returned as a zero-copy view of the file's data (buf is unused); a zstd
-// chunk is decoded into buf, which is grown if its capacity is below the
+// chunk is decoded into buf, which is replaced if it is a view of the file
+// (such as a raw chunk returned earlier) or if its capacity is below the
 // chunk's raw length, and the returned slice aliases it. The result must
 // not be modified, and is valid until the file is closed (or buf reused).
 func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
@@ -55,7 +58,7 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(cap(buf)) < c.RawLen {
+	if int64(cap(buf)) < c.RawLen || overlaps(buf, f.data) {
 		buf = make([]byte, 0, c.RawLen)
 	}
 	out, err := dec.DecodeAll(src, buf[:0:c.RawLen])
@@ -69,6 +72,18 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: decoded %d bytes, want raw_byte_len %d: %w", ds.Name, c.Coords[:ds.Rank()], len(out), c.RawLen, ErrDecode)
 	}
 	return out, nil
+}
+
+// overlaps reports whether buf's backing array lies in data, as when a raw
+// chunk's view is passed back as buf: decoding into it would write into
+// the file's bytes (a read-only mapping: a fatal fault).
+func overlaps(buf, data []byte) bool {
+	if cap(buf) == 0 || len(data) == 0 {
+		return false
+	}
+	b := uintptr(unsafe.Pointer(unsafe.SliceData(buf)))
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	return b < d+uintptr(len(data)) && d < b+uintptr(cap(buf))
 }
 
 // ReadChunkAt is ReadChunk by grid position; a position without an index

@@ -97,9 +97,12 @@ func (d DType) Int64(b []byte, i int) int64 {
 		return int64(int32(binary.LittleEndian.Uint32(b[i*4:])))
 	case I64, U64:
 		return int64(binary.LittleEndian.Uint64(b[i*8:]))
-	default:
+	case F16, F32, F64:
 		return int64(d.Float64(b, i))
 	}
+	// Not a default case: Float64 delegates back here for non-float tags,
+	// and an invalid tag used to recurse until the stack overflowed.
+	panic(fmt.Sprintf("tetcore: Int64 of invalid %v", d))
 }
 
 // Uint64 returns element i of a u64 payload.

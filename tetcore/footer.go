@@ -55,13 +55,17 @@ type datasetMetaJSON struct {
 	Attrs map[string]json.RawMessage `json:"attrs"`
 }
 
-// parseFooter reads the tail and JSON. It sets payloadEnd and
-// footerStatus and never fails the open.
+// parseFooter reads the tail and JSON. It sets footerStatus and never
+// fails the open; only a footer found intact moves payloadEnd down to
+// where it begins (a damaged one does not say where that is). Footer
+// bytes must lie after the chunk index, whose bounds parseSuperblock has
+// checked.
 func (f *File) parseFooter() {
 	d := f.data
 	n := uint64(len(d))
 	damaged := func(format string, args ...any) { f.footerStatus = "damaged: " + fmt.Sprintf(format, args...) }
-	if n < superblockSize+footerTailSize {
+	lo := f.indexOffset + f.indexLength // first byte a footer may use
+	if n < lo+footerTailSize {
 		damaged("file too short for a footer tail")
 		return
 	}
@@ -76,12 +80,12 @@ func (f *File) parseFooter() {
 		return
 	}
 	jl := le.Uint64(tail[0:])
-	if jl > n-superblockSize-footerTailSize {
+	if jl > n-lo-footerTailSize {
 		damaged("json_len %d exceeds the file", jl)
 		return
 	}
 	jsonStart := n - footerTailSize - jl
-	f.payloadEnd = jsonStart
+	payloadEnd := jsonStart
 	var fj footerJSON
 	if err := json.Unmarshal(d[jsonStart:n-footerTailSize], &fj); err != nil {
 		damaged("footer JSON: %v", err)
@@ -94,23 +98,23 @@ func (f *File) parseFooter() {
 	metaRaw := []byte(fj.Metadata)
 	if r := fj.MetadataRef; r != nil {
 		end, ok := addOK(r.Offset, r.Len)
-		if !ok || r.Offset < superblockSize || end > jsonStart {
+		if !ok || r.Offset < lo || end > jsonStart {
 			damaged("metadata_ref [%d, +%d) outside the file before the footer JSON", r.Offset, r.Len)
 			return
 		}
 		metaRaw = d[r.Offset:end]
-		f.payloadEnd = r.Offset
+		payloadEnd = r.Offset
 	}
 	for _, r := range []*blobRef{fj.ZoneMapsRef, fj.SecondaryIndexRef} {
 		if r == nil || version < 2 {
 			continue
 		}
 		end, ok := addOK(r.Offset, r.Len)
-		if !ok || r.Offset < superblockSize || end > jsonStart {
+		if !ok || r.Offset < lo || end > jsonStart {
 			damaged("footer blob [%d, +%d) outside the file before the footer JSON", r.Offset, r.Len)
 			return
 		}
-		f.payloadEnd = min(f.payloadEnd, r.Offset)
+		payloadEnd = min(payloadEnd, r.Offset)
 	}
 	for i, raw := range fj.History {
 		row, err := parseHistoryRow(raw)
@@ -128,6 +132,7 @@ func (f *File) parseFooter() {
 		}
 		f.pendingMeta = &m
 	}
+	f.payloadEnd = payloadEnd
 	f.footerStatus = "ok"
 }
 

