@@ -45,6 +45,7 @@ type cellsCursor struct {
 	tick      uint32      // positions stepped, for the cancellation check
 	ra        *readAhead  // nil until the session's read-ahead is first used
 
+	box     slots // column values handed to SQLite (see box.go)
 	started time.Time
 	stats   ScanStats
 }
@@ -410,36 +411,16 @@ func (c *cellsCursor) Column(col int) (vtab.Value, error) {
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		return widen(t.ds.DType, c.data, int(c.off)), nil
+		return c.box.widen(t.ds.DType, c.data, int(c.off)), nil
 	case col < len(t.dims):
-		return c.ch.Start[col] + c.local[col], nil
+		return c.box.int(c.ch.Start[col] + c.local[col]), nil
 	case col < t.valueCol:
 		a := t.labelAxis[col-len(t.dims)]
-		return t.ds.Labels[a][c.ch.Start[a]+c.local[a]], nil
+		return str(&t.ds.Labels[a][c.ch.Start[a]+c.local[a]]), nil
 	}
 	return nil, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 }
 
-// widen converts element i of a chunk to the SQLite value of its dtype:
-// REAL for floats (NaN as NULL), INTEGER for integers, and REAL for a u64
-// above 2^63-1.
-func widen(dt tetcore.DType, data []byte, i int) vtab.Value {
-	switch dt {
-	case tetcore.F32, tetcore.F64, tetcore.F16:
-		f := dt.Float64(data, i)
-		if f != f {
-			return nil
-		}
-		return f
-	case tetcore.U64:
-		u := dt.Uint64(data, i)
-		if u > math.MaxInt64 {
-			return float64(u)
-		}
-		return int64(u)
-	}
-	return dt.Int64(data, i)
-}
 
 // Rowid is the element's global row-major index.
 func (c *cellsCursor) Rowid() (int64, error) { return c.rowid, c.err }
