@@ -421,7 +421,6 @@ func (c *cellsCursor) Column(col int) (vtab.Value, error) {
 	return nil, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 }
 
-
 // Rowid is the element's global row-major index.
 func (c *cellsCursor) Rowid() (int64, error) { return c.rowid, c.err }
 
