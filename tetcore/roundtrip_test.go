@@ -237,3 +237,29 @@ func TestEmptyContainer(t *testing.T) {
 	}
 	f.Close()
 }
+
+func TestWriter_labelsWithoutDimNamesNameTheAxes(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "nodims.tet")
+	spec := tetcore.DatasetSpec{Name: "a", DType: tetcore.U8, Shape: []int64{4, 4}, ChunkShape: []int64{2, 2},
+		Labels: [][]string{nil, {"p", "q", "r", "s"}}}
+	writeFile(t, path, []genDataset{{spec, make([]byte, 16)}}, nil)
+	raw, _ := os.ReadFile(path)
+	if !bytes.Contains(raw, []byte(`"dim_names":["d0","d1"]`)) {
+		t.Fatalf("footer lacks dim_names: %s", raw[len(raw)-200:])
+	}
+	f, err := tetcore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds := f.Datasets[0]
+	if ds.Labels[0] != nil || !reflect.DeepEqual(ds.Labels[1], []string{"p", "q", "r", "s"}) {
+		t.Fatalf("labels %v", ds.Labels)
+	}
+	w, _ := tetcore.Create(filepath.Join(t.TempDir(), "x.tet"))
+	defer w.Abort()
+	if err := w.AddDataset(tetcore.DatasetSpec{DType: tetcore.U8, Shape: []int64{1}, ChunkShape: []int64{1}}); err == nil || !strings.Contains(err.Error(), "empty name") {
+		t.Fatalf("empty dataset name: %v", err)
+	}
+}

@@ -88,6 +88,8 @@ func validateSpec(s DatasetSpec, id int) (*Dataset, error) {
 	}
 	r := len(s.Shape)
 	switch {
+	case s.Name == "":
+		return nil, bad("empty name")
 	case r < 1 || r > maxRank:
 		return nil, bad("rank %d outside 1..8", r)
 	case len(s.ChunkShape) != r:

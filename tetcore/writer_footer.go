@@ -37,6 +37,14 @@ func (w *Writer) metadata() *metadataOut {
 			}
 			dm.Coords[w.datasets[i].DimName(a)] = map[string][]string{"labels": labels}
 		}
+		if dm.Coords != nil && dm.DimNames == nil {
+			// Coords are keyed by dimension name: name the axes d0, d1, …
+			// so that the keys refer to axes for every reader.
+			dm.DimNames = make([]string, len(s.Shape))
+			for a := range dm.DimNames {
+				dm.DimNames[a] = w.datasets[i].DimName(a)
+			}
+		}
 		if dm.DimNames != nil || dm.Coords != nil || len(dm.Attrs) > 0 {
 			m.Datasets[s.Name] = dm
 		}

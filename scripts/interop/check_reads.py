@@ -25,6 +25,11 @@ and fails on any NaN with "materialized selection has unset elements". For
 such datasets values are re-read one element at a time; NaN elements are
 confirmed with an any_nan query, but their payload bits cannot be seen
 through tet-py and are reported as a warning, not an error.
+
+Also: tet-py 0.8.3 cannot read_numpy a dataset with a zero-length axis
+("selection does not form a valid global box"); such a dataset has no values
+to compare, so this is a warning and only its catalog and chunk table are
+checked.
 """
 
 from __future__ import annotations
@@ -70,6 +75,12 @@ def _read_dataset(f: Any, name: str, expected: np.ndarray, dt: str, errs: list[s
     try:
         return np.asarray(f.read_numpy(name))
     except tet.TetError as exc:
+        if expected.size == 0 and "valid global box" in str(exc):
+            # tet-py 0.8.3 cannot materialize a zero-length axis (its
+            # selection box needs start < stop). Nothing to compare; the
+            # catalog and the (empty) chunk table are still checked.
+            warns.append(f"{name}: tet-py cannot read a dataset with a zero-length axis; values not read (none expected)")
+            return np.empty(expected.shape, dtype=expected.dtype)
         if "unset elements" not in str(exc) or dt not in tetlib.FLOAT_DTYPES:
             errs.append(f"{name}: tet-py read_numpy failed: {exc}")
             return None
