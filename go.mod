@@ -15,6 +15,9 @@ require (
 	golang.org/x/term v0.47.0
 	// vtab and the root driver: SQLite in pure Go, with its vtab package.
 	modernc.org/sqlite v1.61.1
+	// vtab: the direct SQLite binding (bind_direct*.go) calls
+	// modernc.org/sqlite/lib, whose functions take a *libc.TLS.
+	modernc.org/libc v1.79.0
 )
 
 require (
@@ -26,7 +29,6 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )

@@ -43,6 +43,7 @@ type resources struct {
 	fds        int    // open file descriptors (-1 where /proc is absent)
 	goroutines int
 	open       []string // vtab's open-file registry
+	bound      int      // tables, cursors and connections the SQLite binding holds
 }
 
 func measure() resources {
@@ -54,7 +55,7 @@ func measure() resources {
 	if ents, err := os.ReadDir("/proc/self/fd"); err == nil {
 		fds = len(ents)
 	}
-	return resources{heap: ms.HeapAlloc, fds: fds, goroutines: runtime.NumGoroutine(), open: vtab.OpenPaths()}
+	return resources{heap: ms.HeapAlloc, fds: fds, goroutines: runtime.NumGoroutine(), open: vtab.OpenPaths(), bound: vtab.BoundObjects()}
 }
 
 // soakQuery is one kind of query with its checked answer.
@@ -260,12 +261,16 @@ func TestSoak(t *testing.T) {
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		after = measure()
 		if after.goroutines <= before.goroutines && after.fds <= before.fds &&
-			slices.Equal(after.open, before.open) || time.Now().After(deadline) {
+			slices.Equal(after.open, before.open) && after.bound <= before.bound || time.Now().After(deadline) {
 			break
 		}
 	}
-	t.Logf("heap %d KiB → %d KiB, fds %d → %d, goroutines %d → %d, open files %d → %d",
-		before.heap>>10, after.heap>>10, before.fds, after.fds, before.goroutines, after.goroutines, len(before.open), len(after.open))
+	t.Logf("heap %d KiB → %d KiB, fds %d → %d, goroutines %d → %d, open files %d → %d, bound objects %d → %d",
+		before.heap>>10, after.heap>>10, before.fds, after.fds, before.goroutines, after.goroutines, len(before.open), len(after.open),
+		before.bound, after.bound)
+	if after.bound > before.bound {
+		t.Errorf("the SQLite binding holds %d objects after close, %d before", after.bound, before.bound)
+	}
 	if after.fds > before.fds {
 		t.Errorf("%d file descriptors open after close, %d before", after.fds, before.fds)
 	}

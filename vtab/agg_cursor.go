@@ -46,10 +46,19 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
 	}
 	c.cons = c.cons[:0]
+	var ins []inTerm
 	for i, sp := range specs {
 		v := vals[i]
 		if sp.kind == 'b' {
 			c.by = v
+			continue
+		}
+		if l, ok := v.(InList); ok && sp.op == planner.OpEQ {
+			idx, err := c.inIndices(sp.target, l)
+			if err != nil {
+				return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+			}
+			ins = append(ins, inTerm{sp.target, idx})
 			continue
 		}
 		if sp.target.Kind == planner.KindDim {
@@ -60,6 +69,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 		}
 		c.cons = append(c.cons, planner.Constraint{Target: sp.target, Op: sp.op, Value: v})
 	}
+	c.cons = append(c.cons, hull(ins)...)
 	if c.keep, err = c.t.parseBy(c.by); err != nil {
 		return err
 	}
@@ -67,6 +77,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	sel := selectAxes(&c.plan, c.cons, c.t.ds.Labels)
+	restrict(sel, ins)
 	sizes := make([]int64, len(sel))
 	c.kept, c.values = c.kept[:0], c.values[:0]
 	for d := range sel {
@@ -91,6 +102,11 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 		for _, cn := range c.cons {
 			if cn.Op == planner.OpEQ && cn.Target.Axis == d && cn.Target.Kind != planner.KindRowID &&
 				sel[d].n == 1 && !c.keep[d] {
+				c.fixed[d] = sel[d].runs[0].lo
+			}
+		}
+		for _, it := range ins { // an IN list that selects one index pins it too
+			if it.target.Axis == d && sel[d].n == 1 && !c.keep[d] {
 				c.fixed[d] = sel[d].runs[0].lo
 			}
 		}

@@ -12,6 +12,10 @@
 // returns the statements that attach one file as a schema with all its
 // tables; the database/sql driver runs them on every new connection.
 //
+// Two bindings put the tables in front of SQLite (see bind.go): a direct
+// one over the SQLite C API of modernc.org/sqlite/lib (the default), and
+// modernc.org/sqlite/vtab as a fallback (TETSQL_VTAB=modernc).
+//
 // Files are opened once per process (see [OpenFile]) and shared by every
 // table on every connection; nothing ever writes to them.
 package vtab

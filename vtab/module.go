@@ -18,14 +18,10 @@ var registerOnce sync.Once
 var registerErr error
 
 // Register installs the "tet" module and the tet_last_scan() SQL function
-// for every connection opened afterwards, process-wide. It is idempotent.
+// for every connection opened afterwards, process-wide, through the
+// binding named by [Binding]. It is idempotent.
 func Register() error {
-	registerOnce.Do(func() {
-		if registerErr = vtab.RegisterModule(nil, ModuleName, module{}); registerErr != nil {
-			return
-		}
-		registerErr = registerFunctions()
-	})
+	registerOnce.Do(func() { registerErr = register() })
 	return registerErr
 }
 
