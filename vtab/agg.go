@@ -7,7 +7,6 @@ import (
 	"modernc.org/sqlite/vtab"
 
 	"github.com/tetsql/tetsql/planner"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // aggResults are the result columns of an aggregate table, after the dim
@@ -22,40 +21,18 @@ var aggResults = []string{"count", "null_count", "sum", "mean", "min", "max", "v
 // exactly (SQLite must not re-check it against the output rows, whose
 // ungrouped dims are NULL). Other terms apply to the output rows.
 type aggTable struct {
-	readOnly
-	h         *Handle
-	ds        *tetcore.Dataset
-	geom      *planner.Geometry
-	qualified string
-	dims      []string
-	labelAxis []int
-	first     int // first result column
-	byCol     int
-	session   *Session
+	arrayTable
+	first int // first result column
+	byCol int
 }
 
 func newAgg(ctx vtab.Context, a tableArgs, h *Handle) (*aggTable, error) {
-	ds, err := h.File.Dataset(a.dataset)
+	at, cols, err := newArrayTable(a, h)
 	if err != nil {
-		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+		return nil, err
 	}
-	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
-	if err != nil {
-		return nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
-	}
-	t := &aggTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
-		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
-	var cols []string
-	for _, d := range t.dims {
-		cols = append(cols, quoteIdent(d)+" INTEGER")
-	}
-	for ax := range t.dims {
-		if ds.Labels != nil && ds.Labels[ax] != nil {
-			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
-		}
-	}
-	t.first = len(cols)
+	ds := at.ds
+	t := &aggTable{arrayTable: at, first: len(cols)}
 	sum := "INTEGER"
 	if ds.DType.IsFloat() {
 		sum = "REAL"

@@ -36,6 +36,13 @@ var NoOmit = false
 
 // cellsTable is the element-level table of one dataset.
 type cellsTable struct {
+	arrayTable
+	valueCol int
+}
+
+// arrayTable is what cells and aggregate tables share: the dataset, its
+// geometry, and the dim and label columns that open their schemas.
+type arrayTable struct {
 	readOnly
 	h         *Handle
 	ds        *tetcore.Dataset
@@ -43,8 +50,34 @@ type cellsTable struct {
 	qualified string
 	dims      []string // column names of the axes
 	labelAxis []int    // axis of each label column
-	valueCol  int
 	session   *Session
+}
+
+// newArrayTable resolves the dataset of a table and returns the
+// declarations of its dim and label columns: one INTEGER column per axis,
+// then a TEXT <dim>_label column per labelled axis.
+func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
+	ds, err := h.File.Dataset(a.dataset)
+	if err != nil {
+		return arrayTable{}, nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+	}
+	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
+	if err != nil {
+		return arrayTable{}, nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
+	}
+	t := arrayTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
+		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
+	var cols []string
+	for _, d := range t.dims {
+		cols = append(cols, quoteIdent(d)+" INTEGER")
+	}
+	for ax := range t.dims {
+		if ds.Labels != nil && ds.Labels[ax] != nil {
+			t.labelAxis = append(t.labelAxis, ax)
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
+		}
+	}
+	return t, cols, nil
 }
 
 // cellsColumns returns the axis column names: the footer's dim_names when
@@ -72,29 +105,12 @@ func cellsColumns(ds *tetcore.Dataset) []string {
 }
 
 func newCells(ctx vtab.Context, a tableArgs, h *Handle) (*cellsTable, error) {
-	ds, err := h.File.Dataset(a.dataset)
+	at, cols, err := newArrayTable(a, h)
 	if err != nil {
-		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
+		return nil, err
 	}
-	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
-	if err != nil {
-		return nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
-	}
-	t := &cellsTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
-		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
-	var cols []string
-	for _, d := range t.dims {
-		cols = append(cols, quoteIdent(d)+" INTEGER")
-	}
-	for ax := range t.dims {
-		if ds.Labels != nil && ds.Labels[ax] != nil {
-			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
-		}
-	}
-	t.valueCol = len(cols)
-	vt := valueType(ds.DType)
-	cols = append(cols, "value "+vt)
+	t := &cellsTable{arrayTable: at, valueCol: len(cols)}
+	cols = append(cols, "value "+valueType(t.ds.DType))
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
