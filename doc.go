@@ -32,10 +32,11 @@
 //	                    holds at most read_ahead+1 decoded chunks
 //	decode_parallelism  goroutines per scan decoding ahead (1-read_ahead,
 //	                    default min(read_ahead, GOMAXPROCS))
+//	cache_budget        bytes of decoded zstd chunks kept per file for later
+//	                    queries, least recently used out (default 0 = none)
 //
-// cache_budget is reserved for a decoded-chunk cache that does not exist
-// yet and is rejected. [NewConnector] takes the same settings as a
-// [Config] struct, and also accepts paths containing ';' or '?'.
+// [NewConnector] takes the same settings as a [Config] struct, and also
+// accepts paths containing ';' or '?'.
 //
 // # Errors, cancellation and closing
 //

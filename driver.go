@@ -94,6 +94,7 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 				closeHandles(hs)
 				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
+			vtab.SetCacheBudget(h.File, c.cfg.CacheBudget)
 			hs = append(hs, h)
 		}
 		c.handles = hs

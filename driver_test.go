@@ -33,7 +33,7 @@ func TestDSN(t *testing.T) {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism, cache_budget)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
@@ -44,7 +44,7 @@ func TestDSN(t *testing.T) {
 		"a.tet?decode_parallelism=0&read_ahead=2":     `decode_parallelism="0": want a positive number`,
 		"a.tet?decode_parallelism=2":                  "decode_parallelism=2 needs read_ahead",
 		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
-		"a.tet?cache_budget=1GiB":                     "cache_budget is not supported yet",
+		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
 		"a.tet?read_ahead=1;b.tet":                    "DSN options",
 		"a.tet?read_ahead=1&read_ahead=1&read_ahead=": "read_ahead given 3 times",
 	} {
@@ -152,3 +152,51 @@ func TestDriver_scanStatsAndPlainSQLite(t *testing.T) {
 }
 
 var _ = tetcore.F32
+
+func TestDriver_cacheBudgetServesRepeatedQueries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "z.tet")
+	w, _ := tetcore.Create(path)
+	if err := w.AddDataset(tetcore.DatasetSpec{Name: "z", DType: tetcore.F64, Shape: []int64{64, 64},
+		ChunkShape: []int64{16, 16}, Codec: tetcore.CodecZstd}); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 64*64*8)
+	for i := range data {
+		data[i] = byte(i % 7)
+	}
+	if err := w.WriteDataset(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// 16×16×8 = 2 KiB per chunk: a 5 KiB budget keeps two chunks.
+	db, err := sql.Open("tetsql", path+"?cache_budget=5KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	conn, _ := db.Conn(ctx)
+	defer conn.Close()
+	run := func(q string) tetsql.ScanStats {
+		var s float64
+		if err := conn.QueryRowContext(ctx, q).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		sc, _ := tetsql.Scans(ctx, conn)
+		return sc[len(sc)-1]
+	}
+	const q = "SELECT sum(value) FROM z WHERE d0 < 16 AND d1 < 32" // 2 chunks
+	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 0 || s.BytesDecoded != 4096 {
+		t.Fatalf("first: %+v", s)
+	}
+	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 2 || s.BytesDecoded != 0 {
+		t.Fatalf("second: %+v", s)
+	}
+	run("SELECT sum(value) FROM z WHERE d0 >= 48 AND d1 >= 32") // two other chunks evict them
+	if s := run(q); s.CacheHits != 0 {
+		t.Fatalf("after eviction: %+v", s)
+	}
+}

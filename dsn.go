@@ -26,6 +26,11 @@ type Config struct {
 	// (0 = min(ReadAhead, GOMAXPROCS)); it needs ReadAhead and must not
 	// exceed it.
 	DecodeParallelism int
+	// CacheBudget gives each file a cache of decoded zstd chunks of up to
+	// this many bytes, shared by all connections (0 = no cache), so that
+	// repeated selective queries on compressed data skip the decode. With
+	// several databases on one file the largest budget applies.
+	CacheBudget int64
 }
 
 // MaxReadAhead is the largest accepted ReadAhead.
@@ -38,6 +43,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("tetsql: MaxChunkBytes %d is negative", c.MaxChunkBytes)
 	case c.ReadAhead < 0 || c.ReadAhead > MaxReadAhead:
 		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
+	case c.CacheBudget < 0:
+		return fmt.Errorf("tetsql: cache_budget %d is negative", c.CacheBudget)
 	case c.DecodeParallelism < 0:
 		return fmt.Errorf("tetsql: decode_parallelism %d is negative", c.DecodeParallelism)
 	case c.DecodeParallelism > 0 && c.ReadAhead == 0:
@@ -100,7 +107,11 @@ func ParseDSN(dsn string) (Config, error) {
 				}
 				cfg.DecodeParallelism = n
 			case "cache_budget":
-				return cfg, fmt.Errorf("tetsql: DSN option cache_budget is not supported yet (there is no decoded-chunk cache); remove it")
+				n, err := ParseSize(v[0])
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option cache_budget=%q: want a size such as 256MiB (0 = no cache)", v[0])
+				}
+				cfg.CacheBudget = n
 			default:
 				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
@@ -112,7 +123,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -283,6 +283,7 @@ func (c *cellsCursor) load() error {
 	if !ok {
 		return fmt.Errorf("tet: dataset %q chunk %v: %w", ds.Name, c.ch.Coords, tetcore.ErrMissingChunk)
 	}
+	hits := c.stats.CacheHits
 	data, err := c.read(ch)
 	if err != nil {
 		if err == t.session.interrupted() {
@@ -290,7 +291,7 @@ func (c *cellsCursor) load() error {
 		}
 		return fmt.Errorf("tet: %s: %w", t.qualified, err)
 	}
-	if ch.Codec == tetcore.CodecZstd {
+	if ch.Codec == tetcore.CodecZstd && c.stats.CacheHits == hits {
 		c.stats.BytesDecoded += ch.RawLen
 	}
 	c.data = data
@@ -452,8 +453,11 @@ func (c *cellsCursor) read(ch *tetcore.Chunk) ([]byte, error) {
 			return data, err
 		}
 	}
-	data, err := c.t.h.File.ReadChunk(c.t.ds, ch, c.buf)
-	if err == nil && ch.Codec == tetcore.CodecZstd {
+	data, hit, cached, err := readCached(c.t.h.File, c.t.ds, ch, c.buf)
+	if hit {
+		c.stats.CacheHits++
+	}
+	if err == nil && ch.Codec == tetcore.CodecZstd && !cached {
 		c.buf = data
 	}
 	return data, err

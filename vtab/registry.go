@@ -69,6 +69,7 @@ func (h *Handle) Close() error {
 		if of.refs == 0 {
 			delete(files.m, h.key)
 			dropCaches(of.file)
+			dropChunkCache(of.file)
 			err = of.file.Close()
 		}
 	})

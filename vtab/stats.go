@@ -14,6 +14,7 @@ type ScanStats struct {
 	ChunksDecoded int64         `json:"chunks_decoded"`
 	ChunksTotal   int64         `json:"chunks_total"`
 	ChunksSkipped int64         `json:"chunks_skipped"` // by cached value statistics
+	CacheHits     int64         `json:"cache_hits"`     // chunks served by the decoded-chunk cache
 	BytesRead     int64         `json:"bytes_read"`     // stored bytes read
 	BytesDecoded  int64         `json:"bytes_decoded"`  // decoded bytes produced
 	Rows          int64         `json:"rows"`           // rows emitted
@@ -37,6 +38,9 @@ func (s ScanStats) String() string {
 	skipped := ""
 	if s.ChunksSkipped > 0 {
 		skipped = fmt.Sprintf(" skipped=%d", s.ChunksSkipped)
+	}
+	if s.CacheHits > 0 {
+		skipped += fmt.Sprintf(" cached=%d", s.CacheHits)
 	}
 	return fmt.Sprintf("stats: %s chunks=%d/%d%s rows=%d read=%s decoded=%s time=%s",
 		s.Table, s.ChunksDecoded, s.ChunksTotal, skipped, s.Rows, humanBytes(s.BytesRead), humanBytes(s.BytesDecoded),

@@ -24,6 +24,8 @@ type options struct {
 	output        string
 	stats, timer  bool
 	maxChunkBytes string
+	cacheBudget   string
+	readAhead     int
 	version       bool
 	files         []tetsql.FileSpec
 	sql           string // the trailing SQL argument, "" if none
@@ -48,6 +50,8 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 256MiB (default 1GiB)")
+	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries, e.g. 256MiB")
+	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader

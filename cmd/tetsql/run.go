@@ -54,6 +54,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cfg.MaxChunkBytes = n
 	}
+	if o.cacheBudget != "" {
+		n, err := tetsql.ParseSize(o.cacheBudget)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: --cache-budget %q: want a size such as 256MiB\n", o.cacheBudget)
+			return exitUsage
+		}
+		cfg.CacheBudget = n
+	}
+	cfg.ReadAhead = o.readAhead
 	connector, err := tetsql.NewConnector(cfg)
 	if err != nil { // a bad or duplicate alias
 		fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
