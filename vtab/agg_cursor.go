@@ -173,7 +173,7 @@ func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fol
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			f := folder{c: c, sel: sel, stride: stride, out: parts[w]}
+			f := folder{c: c, sel: sel, stride: stride, out: parts[w], evict: len(items) >= evictFrom}
 			for i := w; i < len(items); i += workers {
 				if err := f.chunk(&items[i]); err != nil {
 					errs[w] = err

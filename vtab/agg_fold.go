@@ -16,6 +16,7 @@ type folder struct {
 	out    []fold.Stats
 	buf    []byte
 	stats  ScanStats
+	evict  bool // hand pages back after each chunk (large folds)
 	// per-axis runs of the current chunk, chunk-local, with the compact
 	// position of each run's first index
 	runs [planner.MaxRank][]localRun
@@ -61,6 +62,9 @@ func (f *folder) chunk(w *work) error {
 	}
 	f.stats.ChunksDecoded++
 	f.stats.BytesRead += ch.StoredLen
+	if f.evict {
+		defer t.h.File.Evict(ch) // the fold is done with its stored bytes
+	}
 	if f.fullChunk(w, r) {
 		return f.foldWhole(w, data, r)
 	}

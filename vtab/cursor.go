@@ -45,7 +45,8 @@ type cellsCursor struct {
 	tick      uint32      // positions stepped, for the cancellation check
 	ra        *readAhead  // nil until the session's read-ahead is first used
 
-	box     slots // column values handed to SQLite (see box.go)
+	box     slots          // column values handed to SQLite (see box.go)
+	prevRaw *tetcore.Chunk // raw chunk being read, evicted when left
 	started time.Time
 	stats   ScanStats
 }
@@ -294,6 +295,7 @@ func (c *cellsCursor) load() error {
 	if ch.Codec == tetcore.CodecZstd && c.stats.CacheHits == hits {
 		c.stats.BytesDecoded += ch.RawLen
 	}
+	c.evict(ch)
 	c.data = data
 	c.stats.ChunksDecoded++
 	c.stats.BytesRead += ch.StoredLen
@@ -654,4 +656,31 @@ func (c *cellsCursor) nextChunk() bool {
 		c.stats.ChunksSkipped++
 	}
 	return false
+}
+
+// evictFrom is the number of planned chunks from which a scan hands the
+// pages of chunks it is done with back to the operating system, so that
+// scanning a file larger than memory does not grow the resident set by
+// the whole file. Smaller plans (point and slab queries, join lookups)
+// keep their pages mapped for the next Filter call.
+const evictFrom = 16
+
+// evict drops the mapped pages of stored bytes the scan no longer needs:
+// a zstd chunk's as soon as it is decoded, a raw chunk's once the cursor
+// moves to another chunk.
+func (c *cellsCursor) evict(ch *tetcore.Chunk) {
+	if c.plan.ChunkCount() < evictFrom {
+		return
+	}
+	f := c.t.h.File
+	if ch.Codec == tetcore.CodecZstd {
+		f.Evict(ch)
+	}
+	if prev := c.prevRaw; prev != nil && prev != ch {
+		f.Evict(prev)
+	}
+	c.prevRaw = nil
+	if ch.Codec == tetcore.CodecRaw {
+		c.prevRaw = ch
+	}
 }
