@@ -3,7 +3,8 @@ package vtab
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+	"maps"
+	"slices"
 
 	"modernc.org/sqlite/vtab"
 
@@ -148,18 +149,7 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
-}
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // metaTable serves one metadata table from rows generated at Filter time.
 type metaTable struct {
@@ -231,5 +221,3 @@ func (c *metaCursor) Column(col int) (vtab.Value, error) {
 }
 func (c *metaCursor) Rowid() (int64, error) { return int64(c.i), nil }
 func (c *metaCursor) Close() error          { return nil }
-
-var _ = strings.TrimSpace

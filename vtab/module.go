@@ -7,8 +7,6 @@ import (
 	"sync"
 
 	"modernc.org/sqlite/vtab"
-
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // ModuleName is the name the module is registered under.
@@ -136,5 +134,3 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 
 // quoteString quotes a string literal.
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-var _ = tetcore.F32

@@ -23,7 +23,6 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -403,5 +402,3 @@ func cmdMem(args []string) error {
 		before["RssAnon"], before["RssFile"], end["RssAnon"], end["RssFile"])
 	return nil
 }
-
-var _ = io.EOF
