@@ -11,6 +11,9 @@ require (
 	github.com/peterh/liner v1.2.3
 	// cmd/tetsql, cmd/tetgen: command-line flags.
 	github.com/spf13/pflag v1.0.10
+	// internal/fold: CPU feature detection (AVX2, FMA) for the vector
+	// kernels; already required by x/term.
+	golang.org/x/sys v0.49.0
 	// internal/repl, cmd/tetsql: terminal detection and size.
 	golang.org/x/term v0.47.0
 	// vtab and the root driver: SQLite in pure Go, with its vtab package.
@@ -28,7 +31,6 @@ require (
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )

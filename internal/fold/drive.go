@@ -101,7 +101,7 @@ func driveFloat[T float32 | float64](data []byte, p *plan, out []Stats, f16 bool
 	r := p.ax[p.row]
 	w := walker{ax: p.ax, skip: p.row, off: p.off, g: p.g}
 	for w.next() {
-		bl := blocks[T]{data: data, off: int(w.off), step: int(r.ps), n: int(r.n), f16: f16, buf: &buf}
+		bl := blocks[T]{data: data, off: int(w.off), step: int(r.ps), n: int(r.n), span: floatBlockLen, f16: f16, buf: &buf}
 		if p.push {
 			g, gs := int(w.g), int(r.gs)
 			for xs := bl.next(); xs != nil; xs = bl.next() {
@@ -114,7 +114,7 @@ func driveFloat[T float32 | float64](data []byte, p *plan, out []Stats, f16 bool
 		}
 		acc := &out[w.g]
 		for xs := bl.next(); xs != nil; xs = bl.next() {
-			b := floatBlock(xs)
+			b := floatBlock(xs, shift(acc, xs))
 			merge(acc, &b)
 		}
 	}
@@ -125,7 +125,7 @@ func driveInt[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](data [
 	r := p.ax[p.row]
 	w := walker{ax: p.ax, skip: p.row, off: p.off, g: p.g}
 	for w.next() {
-		bl := blocks[T]{data: data, off: int(w.off), step: int(r.ps), n: int(r.n), buf: &buf}
+		bl := blocks[T]{data: data, off: int(w.off), step: int(r.ps), n: int(r.n), span: blockLen, buf: &buf}
 		if p.push {
 			g, gs := int(w.g), int(r.gs)
 			for xs := bl.next(); xs != nil; xs = bl.next() {

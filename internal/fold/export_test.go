@@ -1,10 +1,22 @@
 package fold
 
 // ForcePortable makes every read go through the portable little-endian
-// decoder, as on a big-endian host, until restore is called. Tests using
-// it must not run in parallel.
+// decoder, as on a big-endian host, and every float block through the
+// portable kernels, until restore is called. Tests using it must not run
+// in parallel.
 func ForcePortable() (restore func()) {
-	old := nativeLE
-	nativeLE = false
-	return func() { nativeLE = old }
+	oldLE, oldSIMD := nativeLE, useSIMD
+	nativeLE, useSIMD = false, false
+	return func() { nativeLE, useSIMD = oldLE, oldSIMD }
 }
+
+// ForceScalar sends float blocks through the portable kernels (reads
+// stay in place) until restore is called. Not for parallel tests.
+func ForceScalar() (restore func()) {
+	old := useSIMD
+	useSIMD = false
+	return func() { useSIMD = old }
+}
+
+// SIMD reports whether the assembly kernels are in use.
+func SIMD() bool { return useSIMD }

@@ -7,12 +7,18 @@ import (
 )
 
 const (
-	// blockLen bounds the elements of one block viewed in place (16 KiB of
-	// f64: the two-pass variance re-reads it from L1).
+	// blockLen bounds the elements of one integer block viewed in place
+	// (16 KiB of i64: the two-pass variance of wide integers re-reads it
+	// from L1; narrow integers rely on it to keep Σx² within 64 bits).
 	blockLen = 2048
+	// floatBlockLen bounds the elements of one float block viewed in
+	// place: the one-pass kernels read each element once, so a block is
+	// as long as the accuracy of its lane sums allows (see floatblock.go).
+	floatBlockLen = 8192
 	// gatherLen bounds the elements of one block copied into a stack
-	// buffer (unaligned, strided, big-endian or f16 input).
-	gatherLen = 256
+	// buffer (unaligned, strided, big-endian or f16 input); at most
+	// blockLen.
+	gatherLen = 1024
 )
 
 // nativeLE reports whether the host is little-endian, so that an aligned
@@ -94,11 +100,13 @@ func halfToFloat32(h uint16) float32 {
 
 // blocks walks one run of a payload — the n elements off, off+step, … —
 // as typed blocks: in place when contiguous and aligned on a
-// little-endian host (up to blockLen elements), else copied into buf (up
-// to gatherLen). With f16 set, T is float32 and the payload holds f16.
+// little-endian host (up to span elements: blockLen or floatBlockLen),
+// else copied into buf (up to gatherLen). With f16 set, T is float32 and
+// the payload holds f16.
 type blocks[T elem] struct {
 	data         []byte
 	off, step, n int
+	span         int
 	f16          bool
 	buf          *[gatherLen]T
 }
@@ -110,7 +118,7 @@ func (b *blocks[T]) next() []T {
 		return nil
 	}
 	if b.step == 1 && !b.f16 {
-		k := min(b.n, blockLen)
+		k := min(b.n, b.span)
 		if xs, ok := view[T](b.data, b.off, k); ok {
 			b.off, b.n = b.off+k, b.n-k
 			return xs

@@ -1,0 +1,107 @@
+package fold_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// TestFoldBox_longRuns folds 1-D float runs of lengths around the SIMD
+// widths and the block length, at every alignment, with NaN only (folded
+// in the vector loop) or NaN and ±Inf (redone by the slow path), through
+// the SIMD and the portable kernels alike. Not parallel: it flips the
+// kernel switch.
+func TestFoldBox_longRuns(t *testing.T) {
+	t.Logf("SIMD kernels: %v", fold.SIMD())
+	rng := rand.New(rand.NewPCG(21, 22))
+	lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 8191, 8192, 8193, 8200, 20000, 70001}
+	for _, scalar := range []bool{false, true} {
+		restore := func() {}
+		if scalar {
+			restore = fold.ForceScalar()
+		}
+		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.F16} {
+			for _, n := range lengths {
+				for _, special := range []string{"none", "nan", "nan+inf", "allnan"} {
+					shiftBy := rng.IntN(dt.Size() + 1) // 0, 1 byte, or one element (misaligned for 32-byte loads)
+					data := longRun(rng, dt, n, special, shiftBy)
+					name := fmt.Sprintf("scalar=%v/%v/n=%d/%s/shift=%d", scalar, dt, n, special, shiftBy)
+					s, err := fold.FoldBox(dt, data[shiftBy:], []int64{int64(n)}, []int64{0}, []int64{int64(n)})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					r := newRef()
+					for i := range n {
+						r.add(dt, data[shiftBy:], i)
+					}
+					r.check(t, dt, name, s)
+				}
+			}
+		}
+		restore()
+	}
+}
+
+// longRun returns shiftBy junk bytes followed by n elements of dt drawn
+// around a random offset, with specials as named.
+func longRun(rng *rand.Rand, dt tetcore.DType, n int, special string, shiftBy int) []byte {
+	b := make([]byte, shiftBy+n*dt.Size())
+	for i := range shiftBy {
+		b[i] = 0xff
+	}
+	off := []float64{0, -3, 1e3, 1e5}[rng.IntN(4)]
+	scale := []float64{1, 1e-3, 50}[rng.IntN(3)]
+	for i := range n {
+		v := off + scale*rng.NormFloat64()
+		switch {
+		case special == "allnan",
+			special != "none" && rng.IntN(50) == 0:
+			v = math.NaN()
+		case special == "nan+inf" && rng.IntN(2000) == 0:
+			v = math.Inf(1 - 2*rng.IntN(2))
+		}
+		put(dt, b[shiftBy:], i, v)
+	}
+	return b
+}
+
+// TestFoldBox_cancellation folds f64 runs where every SIMD lane sees
+// 1e16, 1, −1e16, 1, …: without compensation each lane would lose its
+// ones, with it the sum is exact.
+func TestFoldBox_cancellation(t *testing.T) {
+	for _, scalar := range []bool{false, true} {
+		restore := func() {}
+		if scalar {
+			restore = fold.ForceScalar()
+		}
+		for _, n := range []int{16, 64, 1000, 8192, 10000} {
+			vals := make([]float64, n)
+			want := 0.0
+			for i := range vals {
+				vals[i] = []float64{1e16, 1, -1e16, 1}[(i/4)%4]
+				if vals[i] == 1 {
+					want++
+				}
+			}
+			// Exact: every 1e16 is matched by a −1e16 unless n cuts one off.
+			for i := range vals {
+				if vals[i] == 1e16 && (i+8 >= n || vals[i+8] != -1e16) {
+					want += 1e16
+				}
+			}
+			data := encode(tetcore.F64, vals...)
+			s, err := fold.FoldBox(tetcore.F64, data, []int64{int64(n)}, []int64{0}, []int64{int64(n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := s.Sum(); got != want {
+				t.Errorf("scalar=%v n=%d: sum %v, want %v", scalar, n, got, want)
+			}
+		}
+		restore()
+	}
+}
