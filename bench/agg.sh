@@ -47,15 +47,17 @@ log "machine"
 } | tee "$OUT/machine.txt" >&2
 
 log "generating files (tetgen, wave pattern)"
-G=$OUT/grid.tet Z=$OUT/gridz.tet C=$OUT/cube.tet
+G=$OUT/grid.tet Z=$OUT/gridz.tet C=$OUT/cube.tet R=$OUT/cuberun.tet
 "$OUT/bin/tetgen" -o "$G" --dataset 'grid:f32:4096x4096:256x256:raw:y,x' --pattern wave
 "$OUT/bin/tetgen" -o "$Z" --dataset 'grid:f32:4096x4096:256x256:zstd:y,x' --pattern wave
 "$OUT/bin/tetgen" -o "$C" --dataset 'cube:f32:64x64x64x64:4x4x64x64:raw:t,z,y,x' --pattern wave
+# The same cube in 1×4×64×64 chunks: each chunk is one contiguous run of the array.
+"$OUT/bin/tetgen" -o "$R" --dataset 'cube:f32:64x64x64x64:1x4x64x64:raw:t,z,y,x' --pattern wave
 # The same grid behind a 3-byte u8 dataset: every f32 payload starts at an odd offset.
 U=$OUT/unaligned.tet
 "$OUT/bin/tetgen" -o "$U" --dataset 'pad:u8:3:3:raw' --dataset 'grid:f32:4096x4096:256x256:raw:y,x' --pattern wave
-ls -l "$G" "$Z" "$C" "$U" >&2
-for f in "$G" "$Z" "$C" "$U"; do
+ls -l "$G" "$Z" "$C" "$R" "$U" >&2
+for f in "$G" "$Z" "$C" "$R" "$U"; do
 	# tet-py 0.8.3 panics on whole-dataset f32 reductions when payloads are not 4-byte aligned.
 	"$OUT/bin/tetsql" --mode tsv --no-header "$f" \
 		"SELECT '$(basename "$f"): ' || dataset || ': first payload at ' || min(payload_offset) || ', raw chunks not 4-byte aligned: ' || sum(codec = 'raw' AND payload_offset % 4 != 0) || ' of ' || count(*) FROM tet_chunks GROUP BY dataset" >&2
@@ -75,6 +77,7 @@ sqlargs() {
 mapfile -t Q_RAW < <(sqlargs tetsql/raw grid 'y BETWEEN 1000 AND 1999')
 mapfile -t Q_ZSTD < <(sqlargs tetsql/zstd grid 'y BETWEEN 1000 AND 1999')
 mapfile -t Q_CUBE < <(sqlargs tetsql/cube cube 'z BETWEEN 10 AND 40')
+mapfile -t Q_CUBERUN < <(sqlargs tetsql/cuberun cube 'z BETWEEN 10 AND 40')
 
 if [ "$TETPY" = 1 ]; then
 	if ! python3 -c 'import tet, sys; sys.exit(tet.core_version() != "0.8.3")' 2>/dev/null; then
@@ -92,12 +95,13 @@ for r in $(seq 1 "$ROUNDS"); do
 	"$AB" sql -n "$N" "$G" "${Q_RAW[@]}" >>"$SAMPLES"
 	"$AB" sql -n "$N" "$Z" "${Q_ZSTD[@]}" >>"$SAMPLES"
 	"$AB" sql -n "$N" "$C" "${Q_CUBE[@]}" >>"$SAMPLES"
+	"$AB" sql -n "$N" "$R" "${Q_CUBERUN[@]}" >>"$SAMPLES"
 	"$AB" sql -n "$N" "$U" "tetsql/unaligned/whole/all@$GRID_BYTES=SELECT sum, mean, min, max, var FROM grid_agg" \
 		'tetsql/unaligned/slab/all=SELECT sum, mean, min, max, var FROM grid_agg WHERE y BETWEEN 1000 AND 1999' >>"$SAMPLES"
 	if [ "$TETPY" = 1 ]; then
 		log "round $r/$ROUNDS: tet-py"
 		python3 "$REPO/bench/tetpy_bench.py" -n "$N" \
-			"raw=$G:grid:0:1000:2000" "zstd=$Z:grid:0:1000:2000" "cube=$C:cube:1:10:41" "unaligned=$U:grid:0:1000:2000" >>"$SAMPLES"
+			"raw=$G:grid:0:1000:2000" "zstd=$Z:grid:0:1000:2000" "cube=$C:cube:1:10:41" "cuberun=$R:cube:1:10:41" "unaligned=$U:grid:0:1000:2000" >>"$SAMPLES"
 	fi
 	log "round $r/$ROUNDS: cells table"
 	"$AB" sql -n "$CELLS_N" "$G" \

@@ -22,11 +22,11 @@ import (
 //	cat/FILE, read/FILE    cat FILE > /dev/null (with process start), Go read loop
 //	decode/FILE/jN         decode every chunk once with N goroutines
 //
-// FILE is raw, zstd, cube or unaligned; SCOPE is whole or slab.
+// FILE is raw, zstd, cube, cuberun or unaligned; SCOPE is whole or slab.
 
 var (
 	ops    = []string{"sum", "mean", "min", "max", "var"}
-	files  = []string{"raw", "zstd", "cube", "unaligned"}
+	files  = []string{"raw", "zstd", "cube", "cuberun", "unaligned"}
 	scopes = []string{"whole", "slab"}
 )
 

@@ -82,3 +82,25 @@ func BenchmarkFoldGroups_keepAll(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFoldBox_memory folds a 64 MiB f32 array (16 MiB elements, far
+// larger than the caches) as 256 chunk-sized runs: the kernel's speed
+// from main memory, the bound of whole-array aggregates.
+func BenchmarkFoldBox_memory(b *testing.B) {
+	const n, run = 1 << 24, 1 << 16
+	data := make([]byte, 4*n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < len(data); i += 4 {
+		copy(data[i:], encode(tetcore.F32, rng.NormFloat64()))
+	}
+	ext := []int64{run}
+	lo := []int64{0}
+	loop(b, len(data), func() error {
+		for off := 0; off < len(data); off += 4 * run {
+			if _, err := fold.FoldBox(tetcore.F32, data[off:off+4*run], ext, lo, ext); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
