@@ -8,14 +8,20 @@ package tetcore
 // It does nothing for files parsed from bytes, or once the file is
 // closed, and never fails.
 func (f *File) Evict(c *Chunk) {
+	f.EvictRange(c.Offset, c.Offset+uint64(c.StoredLen))
+}
+
+// EvictRange is [File.Evict] for the stored bytes [start, end) of the
+// file, typically several neighbouring chunks at once: the pages lying
+// wholly inside the range are dropped in one call.
+func (f *File) EvictRange(start, end uint64) {
 	if f.unmap == nil || f.isClosed() {
 		return
 	}
-	start, end := c.Offset, c.Offset+uint64(c.StoredLen)
 	page := uint64(pageSize)
 	lo := (start + page - 1) / page * page
-	hi := end / page * page
-	if hi <= lo || hi > uint64(len(f.data)) {
+	hi := min(end, uint64(len(f.data))) / page * page
+	if hi <= lo {
 		return
 	}
 	dropPages(f.data[lo:hi])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite/vtab"
@@ -159,39 +160,85 @@ func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fol
 			items = append(items, w)
 		}
 	}
+	var ev *evictor
+	if len(items) >= evictFrom {
+		ev = newEvictor(c.t.h.File)
+	}
+	var out []fold.Stats
+	var err error
+	if ngroups == 1 {
+		out, err = c.foldBatches(items, sel, stride, ev)
+	} else {
+		out, err = c.foldStriped(items, sel, stride, ngroups, ev)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for g := range out {
+		c.stats.Elements += out[g].Count() + out[g].NullCount()
+	}
+	return out, nil
+}
+
+// foldBatch is how many chunks a worker of an ungrouped fold claims at a
+// time.
+const foldBatch = 8
+
+// foldBatches folds the items into one group. Workers claim batches of
+// foldBatch chunks as they go (a busy core holds up no one), and each
+// batch's result has its own slot, merged in batch order at the end: the
+// result does not depend on which worker folded what.
+func (c *aggCursor) foldBatches(items []work, sel []axisSel, stride []int64, ev *evictor) ([]fold.Stats, error) {
+	nb := (len(items) + foldBatch - 1) / foldBatch
+	part := make([]fold.Stats, max(nb, 1))
+	workers := max(min(runtime.GOMAXPROCS(0), nb), 1)
+	var next atomic.Int64
+	err := c.runWorkers(workers, func(f *folder) error {
+		for {
+			b := int(next.Add(1) - 1)
+			if b >= nb {
+				return nil
+			}
+			f.out = part[b : b+1]
+			for i := b * foldBatch; i < min((b+1)*foldBatch, len(items)); i++ {
+				if err := f.chunk(&items[i]); err != nil {
+					return err
+				}
+			}
+		}
+	}, sel, stride, ev)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range part[1:] {
+		part[0] = fold.Merge(part[0], p)
+	}
+	return part[:1], nil
+}
+
+// foldStriped folds the items into ngroups groups: worker w takes items
+// w, w+W, … into its own groups, merged in worker order at the end.
+func (c *aggCursor) foldStriped(items []work, sel []axisSel, stride []int64, ngroups int64, ev *evictor) ([]fold.Stats, error) {
 	workers := min(runtime.GOMAXPROCS(0), len(items))
 	if ngroups*int64(workers) > maxGroups {
 		workers = 1
 	}
 	workers = max(workers, 1)
 	parts := make([][]fold.Stats, workers)
-	errs := make([]error, workers)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	var claimed atomic.Int64
+	err := c.runWorkers(workers, func(f *folder) error {
+		w := int(claimed.Add(1) - 1)
 		parts[w] = make([]fold.Stats, ngroups)
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			f := folder{c: c, sel: sel, stride: stride, out: parts[w], evict: len(items) >= evictFrom}
-			for i := w; i < len(items); i += workers {
-				if err := f.chunk(&items[i]); err != nil {
-					errs[w] = err
-					return
-				}
+		f.out = parts[w]
+		for i := w; i < len(items); i += workers {
+			if err := f.chunk(&items[i]); err != nil {
+				return err
 			}
-			mu.Lock()
-			c.stats.ChunksDecoded += f.stats.ChunksDecoded
-			c.stats.BytesRead += f.stats.BytesRead
-			c.stats.BytesDecoded += f.stats.BytesDecoded
-			mu.Unlock()
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
 		}
+		return nil
+	}, sel, stride, ev)
+	if err != nil {
+		return nil, err
 	}
 	out := parts[0]
 	for _, p := range parts[1:] {
@@ -199,8 +246,33 @@ func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fol
 			out[g] = fold.Merge(out[g], p[g])
 		}
 	}
-	for g := range out {
-		c.stats.Elements += out[g].Count() + out[g].NullCount()
-	}
 	return out, nil
+}
+
+// runWorkers runs body on workers goroutines, each with its own folder,
+// adds their scan counters to the cursor's and returns the first error.
+func (c *aggCursor) runWorkers(workers int, body func(*folder) error, sel []axisSel, stride []int64, ev *evictor) error {
+	errs := make([]error, workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := folder{c: c, sel: sel, stride: stride, ev: ev}
+			errs[w] = body(&f)
+			mu.Lock()
+			c.stats.ChunksDecoded += f.stats.ChunksDecoded
+			c.stats.BytesRead += f.stats.BytesRead
+			c.stats.BytesDecoded += f.stats.BytesDecoded
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

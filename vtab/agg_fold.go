@@ -16,7 +16,7 @@ type folder struct {
 	out    []fold.Stats
 	buf    []byte
 	stats  ScanStats
-	evict  bool // hand pages back after each chunk (large folds)
+	ev     *evictor // large folds: hands finished chunks' pages back
 	// per-axis runs of the current chunk, chunk-local, with the compact
 	// position of each run's first index
 	runs [planner.MaxRank][]localRun
@@ -62,9 +62,7 @@ func (f *folder) chunk(w *work) error {
 	}
 	f.stats.ChunksDecoded++
 	f.stats.BytesRead += ch.StoredLen
-	if f.evict {
-		defer t.h.File.Evict(ch) // the fold is done with its stored bytes
-	}
+	defer f.ev.done(ch) // the fold is done with its stored bytes
 	if f.fullChunk(w, r) {
 		return f.foldWhole(w, data, r)
 	}

@@ -210,3 +210,54 @@ func TestAgg_contractExamplesAndErrors(t *testing.T) {
 		t.Errorf("datasets: %v", got)
 	}
 }
+
+// TestAgg_evictingFolds folds a 512×512 f32 grid of 64 raw 16 KiB chunks
+// with a 32 KiB eviction window, so that most chunks' pages are dropped
+// while the other worker still folds its neighbours, and checks that
+// whole, slab and grouped results still match the cells table. Not
+// parallel: it changes the window.
+func TestAgg_evictingFolds(t *testing.T) {
+	defer vtab.SetEvictWindow(32<<10, 16<<10)()
+	const n = 512
+	data := make([]byte, 4*n*n)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < len(data); i += 4 {
+		binary.LittleEndian.PutUint32(data[i:], math.Float32bits(float32(rng.NormFloat64())))
+	}
+	path := filepath.Join(t.TempDir(), "grid.tet")
+	w, _ := tetcore.Create(path)
+	spec := tetcore.DatasetSpec{Name: "grid", DType: tetcore.F32, Shape: []int64{n, n}, ChunkShape: []int64{64, 64}, DimNames: []string{"y", "x"}}
+	if err := w.AddDataset(spec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteDataset(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, _ := openDB(t, map[string]string{"f": path})
+	for round := range 3 {
+		for _, where := range []string{"1", "y BETWEEN 100 AND 400", "x < 300 AND y > 17"} {
+			cells := rowsOf(t, db, "SELECT count(value), total(value), min(value), max(value) FROM f.grid WHERE "+where)
+			agg := rowsOf(t, db, "SELECT count, sum, min, max FROM f.grid_agg WHERE "+where)
+			c, a := strings.Split(cells[0], "|"), strings.Split(agg[0], "|")
+			for i := range c {
+				if !closeEnough(c[i], a[i]) {
+					t.Fatalf("round %d WHERE %s: cells %v, agg %v", round, where, c, a)
+				}
+			}
+		}
+		grouped := rowsOf(t, db, "SELECT y, sum FROM f.grid_agg('y') WHERE x >= 5 ORDER BY y")
+		want := rowsOf(t, db, "SELECT y, total(value) FROM f.grid WHERE x >= 5 GROUP BY y ORDER BY y")
+		if len(grouped) != n || len(want) != n {
+			t.Fatalf("round %d: %d grouped rows, %d GROUP BY rows", round, len(grouped), len(want))
+		}
+		for i := range want {
+			g, w := strings.Split(grouped[i], "|"), strings.Split(want[i], "|")
+			if g[0] != w[0] || !closeEnough(g[1], w[1]) {
+				t.Fatalf("round %d, row %d: agg %v, GROUP BY %v", round, i, g, w)
+			}
+		}
+	}
+}

@@ -6,3 +6,11 @@ func fakeCtx() vtab.Context { return vtab.NewContext(func(string) error { return
 
 // LiveObjects and ConnCount expose the direct binding's accounting.
 var LiveObjects, ConnCount = liveObjects, connCount
+
+// SetEvictWindow sets the bytes large folds keep mapped and the least
+// they evict at once, until restore is called. Not for parallel tests.
+func SetEvictWindow(window, batch uint64) (restore func()) {
+	w, b := evictWindow, evictBatch
+	evictWindow, evictBatch = window, batch
+	return func() { evictWindow, evictBatch = w, b }
+}

@@ -1,0 +1,74 @@
+package vtab
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// A large aggregate fold keeps the last evictWindow bytes of chunks it
+// has finished mapped, and hands older ones back to the operating system
+// evictBatch bytes or more at a time. The window keeps a file of up to
+// that size mapped from one query to the next (no page faults when it is
+// queried again); the batches turn one madvise — and one TLB shootdown
+// on every core running the process — per chunk into one per several
+// megabytes. Resident memory stays bounded by the window, whatever the
+// file's size. The pages stay in the page cache either way.
+var (
+	evictWindow uint64 = 64 << 20
+	evictBatch  uint64 = 8 << 20
+)
+
+// evictor collects the stored-byte spans of the chunks a fold has
+// finished and evicts the oldest ones beyond the window. Safe for
+// concurrent use; a nil *evictor does nothing.
+type evictor struct {
+	mu            sync.Mutex
+	evict         func(lo, hi uint64) // File.EvictRange
+	window, batch uint64
+	pend          []byteSpan // finished, in completion order
+	held          uint64     // bytes in pend
+}
+
+func newEvictor(f *tetcore.File) *evictor {
+	return &evictor{evict: f.EvictRange, window: evictWindow, batch: evictBatch}
+}
+
+type byteSpan struct{ lo, hi uint64 }
+
+// done records that the fold no longer needs chunk ch's stored bytes.
+func (e *evictor) done(ch *tetcore.Chunk) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pend = append(e.pend, byteSpan{ch.Offset, ch.Offset + uint64(ch.StoredLen)})
+	e.held += uint64(ch.StoredLen)
+	if e.held < e.window+e.batch {
+		return
+	}
+	k, freed := 0, uint64(0)
+	for ; k < len(e.pend) && e.held-freed > e.window; k++ {
+		freed += e.pend[k].hi - e.pend[k].lo
+	}
+	old := e.pend[:k]
+	slices.SortFunc(old, func(a, b byteSpan) int { return cmp.Compare(a.lo, b.lo) })
+	// Evict touching spans (payloads may be padded for alignment) as one
+	// range; never byteSpan a gap that could be a chunk still in use.
+	const slack = 64
+	run := old[0]
+	for _, s := range old[1:] {
+		if s.lo <= run.hi+slack {
+			run.hi = max(run.hi, s.hi)
+			continue
+		}
+		e.evict(run.lo, run.hi)
+		run = s
+	}
+	e.evict(run.lo, run.hi)
+	e.pend = append(e.pend[:0], e.pend[k:]...)
+	e.held -= freed
+}
