@@ -20,3 +20,18 @@ func ForceScalar() (restore func()) {
 
 // SIMD reports whether the assembly kernels are in use.
 func SIMD() bool { return useSIMD }
+
+// FoldFloatBlock folds xs ([]float32 or []float64, at most
+// floatBlockLen) as one block with the shift the drivers would choose,
+// through the assembly kernels if simd is set (and available).
+func FoldFloatBlock(xs any, simd bool) Stats {
+	simd = simd && useSIMD
+	var empty Stats
+	switch v := xs.(type) {
+	case []float32:
+		return f32Block(v, shift(&empty, v), simd)
+	case []float64:
+		return f64Block(v, shift(&empty, v), simd)
+	}
+	panic("FoldFloatBlock: not a float slice")
+}

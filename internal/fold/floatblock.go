@@ -60,9 +60,9 @@ var (
 func floatBlock[T float32 | float64](xs []T, k float64) Stats {
 	switch v := any(xs).(type) {
 	case []float32:
-		return f32Block(v, k)
+		return f32Block(v, k, useSIMD)
 	case []float64:
-		return f64Block(v, k)
+		return f64Block(v, k, useSIMD)
 	}
 	panic("unreachable")
 }
@@ -90,12 +90,13 @@ func shift[T float32 | float64](acc *Stats, xs []T) float64 {
 	return 0
 }
 
-func f32Block(xs []float32, k float64) Stats {
+// f32Block folds xs, through the assembly kernel if simd is set.
+func f32Block(xs []float32, k float64, simd bool) Stats {
 	s, q := 0.0, 0.0
 	mn, mx := math.Inf(1), math.Inf(-1)
 	nans := 0
 	v := xs
-	if useSIMD && len(v) >= 8 {
+	if simd && len(v) >= 8 {
 		n := len(v) &^ 7
 		var l f32Lanes
 		for i := range l.mn {
@@ -141,12 +142,13 @@ func f32Block(xs []float32, k float64) Stats {
 		min: mn, max: mx, m2: max(q-s*s/n, 0)}
 }
 
-func f64Block(xs []float64, k float64) Stats {
+// f64Block folds xs, through the assembly kernel if simd is set.
+func f64Block(xs []float64, k float64, simd bool) Stats {
 	var s, c, sd, q float64
 	mn, mx := math.Inf(1), math.Inf(-1)
 	nans := 0
 	v := xs
-	if useSIMD && len(v) >= 4 {
+	if simd && len(v) >= 4 {
 		n := len(v) &^ 3
 		var l f64Lanes
 		for i := range l.mn {

@@ -28,6 +28,7 @@ TEXT ·foldF32AVX2(SB), NOSPLIT, $0-32
 	SHRQ $3, CX
 
 f32loop:
+	PREFETCHT0 4096(SI) // a page ahead: the hardware prefetchers stop at page boundaries
 	VMOVUPS (SI), Y6
 	// min/max take x as the first source: a NaN x leaves the lane as is.
 	VMINPS Y4, Y6, Y4
@@ -81,6 +82,7 @@ TEXT ·foldF64AVX2(SB), NOSPLIT, $0-32
 	SHRQ $2, CX
 
 f64loop:
+	PREFETCHT0 4096(SI)
 	VMOVUPD (SI), Y6
 	VMINPD Y4, Y6, Y4
 	VMAXPD Y5, Y6, Y5

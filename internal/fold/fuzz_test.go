@@ -1,0 +1,67 @@
+package fold_test
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// FuzzFloatKernels folds arbitrary bytes as one f32 or f64 block through
+// the assembly and the portable kernels and requires the same counts,
+// minimum and maximum, and sums and variances that agree to rounding.
+func FuzzFloatKernels(f *testing.F) {
+	f.Add(encode(tetcore.F32, 1, 2, 3, 4, 5, 6, 7, 8, 9), false)
+	f.Add(encode(tetcore.F32, math.NaN(), 1, math.Inf(1), -2, 0, 0, 0, 0, 3, 4), false)
+	f.Add(encode(tetcore.F64, 1e16, 1, -1e16, 1, 5, math.NaN(), 7, 8), true)
+	f.Add(encode(tetcore.F64, 1e308, 1e308, -1e308, 0, 1), true)
+	f.Add(encode(tetcore.F32, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38), false)
+	f.Fuzz(func(t *testing.T, data []byte, wide bool) {
+		var vec, port fold.Stats
+		var absSum float64
+		if wide {
+			xs := make([]float64, min(len(data)/8, 8192))
+			for i := range xs {
+				xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+				if xs[i] == xs[i] {
+					absSum += math.Abs(xs[i])
+				}
+			}
+			vec, port = fold.FoldFloatBlock(xs, true), fold.FoldFloatBlock(xs, false)
+		} else {
+			xs := make([]float32, min(len(data)/4, 8192))
+			for i := range xs {
+				xs[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+				if xs[i] == xs[i] {
+					absSum += math.Abs(float64(xs[i]))
+				}
+			}
+			vec, port = fold.FoldFloatBlock(xs, true), fold.FoldFloatBlock(xs, false)
+		}
+		if vec.Count() != port.Count() || vec.NullCount() != port.NullCount() {
+			t.Fatalf("count %d/%d null %d/%d", vec.Count(), port.Count(), vec.NullCount(), port.NullCount())
+		}
+		for _, get := range []func(fold.Stats) (float64, bool){fold.Stats.Min, fold.Stats.Max} {
+			a, aok := get(vec)
+			b, bok := get(port)
+			if aok != bok || a != b {
+				t.Fatalf("min/max %v %v, portable %v %v", a, aok, b, bok)
+			}
+		}
+		close := func(a, b, scale float64) bool {
+			return a == b || math.Abs(a-b) <= 1e-12*scale || (math.IsNaN(a) && math.IsNaN(b))
+		}
+		a, aok := vec.Sum()
+		b, bok := port.Sum()
+		if aok != bok || !close(a, b, absSum) {
+			t.Fatalf("sum %v %v, portable %v %v (Σ|x| %v)", a, aok, b, bok, absSum)
+		}
+		va, vaok := vec.Var()
+		vb, vbok := port.Var()
+		if m, _ := port.Mean(); vaok != vbok || !close(va, vb, 1e4*(vb+m*m)) {
+			t.Fatalf("var %v %v, portable %v %v", va, vaok, vb, vbok)
+		}
+	})
+}
