@@ -15,6 +15,10 @@ var (
 	decoderErr  error
 )
 
+// decodeSlack is the capacity ReadChunk gives a decoded chunk beyond its
+// raw length (the zstd decoder's fast copies need 16 bytes).
+const decodeSlack = 64
+
 // sharedDecoder is one zstd decoder for the process. DecodeAll is safe for
 // concurrent use; the cap limit makes it refuse to grow the output past
 // the capacity we hand it (the declared raw_byte_len).
@@ -58,10 +62,16 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if int64(cap(buf)) < c.RawLen || overlaps(buf, f.data) {
-		buf = make([]byte, 0, c.RawLen)
+	// The output gets decodeSlack bytes of capacity past raw_byte_len:
+	// with that slack the decoder copies in 16-byte blocks through the
+	// last zstd block too, instead of switching to its bounds-exact copies
+	// (which cost about a third more). A frame decoding to more than
+	// raw_byte_len is refused below either way.
+	limit := c.RawLen + decodeSlack
+	if int64(cap(buf)) < limit || overlaps(buf, f.data) {
+		buf = make([]byte, 0, limit)
 	}
-	out, err := dec.DecodeAll(src, buf[:0:c.RawLen])
+	out, err := dec.DecodeAll(src, buf[:0:limit])
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 			err = fmt.Errorf("frame decodes past raw_byte_len %d", c.RawLen)
