@@ -5,9 +5,18 @@ package fold
 // portable kernels, until restore is called. Tests using it must not run
 // in parallel.
 func ForcePortable() (restore func()) {
-	oldLE, oldSIMD := nativeLE, useSIMD
-	nativeLE, useSIMD = false, false
-	return func() { nativeLE, useSIMD = oldLE, oldSIMD }
+	oldLE, oldSIMD, oldUnaligned := nativeLE, useSIMD, unalignedOK
+	nativeLE, useSIMD, unalignedOK = false, false, false
+	return func() { nativeLE, useSIMD, unalignedOK = oldLE, oldSIMD, oldUnaligned }
+}
+
+// ForceAligned makes misaligned payloads go through the copying path,
+// as on CPUs without fast unaligned loads, until restore is called. Not
+// for parallel tests.
+func ForceAligned() (restore func()) {
+	old := unalignedOK
+	unalignedOK = false
+	return func() { unalignedOK = old }
 }
 
 // ForceScalar sends float blocks through the portable kernels (reads

@@ -97,6 +97,14 @@ func TestFoldGroups_portable(t *testing.T) {
 	randomFolds(t, rand.New(rand.NewPCG(13, 14)), 300)
 }
 
+// TestFoldGroups_aligned runs the random folds (a third of them on
+// misaligned payloads) with misaligned runs copied to aligned buffers, as
+// on CPUs without fast unaligned loads. Not parallel: it flips a switch.
+func TestFoldGroups_aligned(t *testing.T) {
+	defer fold.ForceAligned()()
+	randomFolds(t, rand.New(rand.NewPCG(15, 16)), 300)
+}
+
 // randomFolds compares FoldGroups (accumulating two halves of the box)
 // and FoldBox with the naive reference on random geometry and data.
 func randomFolds(t *testing.T, rng *rand.Rand, iters int) {
