@@ -5,54 +5,52 @@ import (
 	"unsafe"
 )
 
-// Float blocks are folded in one pass over the deviations d = x − k from
-// a shift k close to the mean (the group's mean so far, or the mean of
-// the block's first few elements): Σd and Σd² give
-// M2 = Σd² − (Σd)²/n, which loses only about log2(1 + (mean−k)²/var)
-// bits to cancellation.
-//
-// Sums: an f32 block is summed as n·k + Σd, with n·k error-free and Σd
-// in float64 lanes. k is rounded to float32, so each d is exact whenever
-// x and k are within 2^29 of each other, and every lane adds at most
-// floatBlockLen/8 deviations: 29 bits of headroom over the 24-bit input.
-// An f64 block is summed with an error-free TwoSum per lane (Neumaier
-// compensation), so cancellation between large elements is exact.
+// Float blocks are folded in one pass: the sum of the elements with an
+// error-free TwoSum per lane (Neumaier compensation, as SQLite's sum()
+// does), so that cancellation between large elements is exact; and the
+// squares of the deviations d = x − k from a shift k close to the mean
+// (the group's mean so far, or the mean of the block's first few
+// elements), which give M2 = Σd² − (Σd)²/n with Σd = Σx − n·k formed from
+// the compensated sum. Cancellation in M2 loses about
+// log2(1 + (mean−k)²/var) bits, at most log2(n/16 + 1) since k is the
+// mean of some of the elements.
 //
 // A NaN element counts as null and adds nothing. A block holding ±Inf,
 // or whose sums overflow, is redone by floatBlockSlow.
 
-// f32Lanes is what foldF32AVX2 leaves: per-lane Σd and Σd² (float64,
-// lanes 0–3 and 4–7 of each group of eight elements), the per-lane
-// minimum and maximum, and NaN counts. The assembly knows these offsets
-// (0, 64, 128, 160, 192; checked below).
+// f32Lanes is what foldF32AVX2 leaves, per float64 lane (lanes 0–3 and
+// 4–7 of each group of eight elements): the TwoSum sums s and their
+// accumulated errors c, Σd², the per-lane f32 minimum and maximum, and
+// NaN counts. The assembly knows these offsets (0, 64, 128, 192, 224,
+// 256; checked below).
 type f32Lanes struct {
-	s, q   [8]float64
-	mn, mx [8]float32
-	nans   [4]int64
+	s, c, q [8]float64
+	mn, mx  [8]float32
+	nans    [4]int64
 }
 
 // f64Lanes is what foldF64AVX2 leaves: per-lane TwoSum sums s and their
-// accumulated errors c, Σd, Σd², minimum, maximum and NaN counts
-// (offsets 0, 32, 64, 96, 128, 160, 192).
+// accumulated errors c, Σd², minimum, maximum and NaN counts (offsets 0,
+// 32, 64, 96, 128, 160).
 type f64Lanes struct {
-	s, c, d, q [4]float64
-	mn, mx     [4]float64
-	nans       [4]int64
+	s, c, q [4]float64
+	mn, mx  [4]float64
+	nans    [4]int64
 }
 
 // Compile-time checks of the offsets kernel_amd64.s uses: a constant
 // index out of range is an error.
 var (
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.q)-64]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mn)-128]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mx)-160]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.nans)-192]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.c)-64]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.q)-128]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mn)-192]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mx)-224]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.nans)-256]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.c)-32]
-	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.d)-64]
-	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.q)-96]
-	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mn)-128]
-	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mx)-160]
-	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.nans)-192]
+	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.q)-64]
+	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mn)-96]
+	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mx)-128]
+	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.nans)-160]
 )
 
 // floatBlock folds a block of at most floatBlockLen floats with shift k
@@ -92,7 +90,7 @@ func shift[T float32 | float64](acc *Stats, xs []T) float64 {
 
 // f32Block folds xs, through the assembly kernel if simd is set.
 func f32Block(xs []float32, k float64, simd bool) Stats {
-	s, q := 0.0, 0.0
+	var s, c, q float64
 	mn, mx := math.Inf(1), math.Inf(-1)
 	nans := 0
 	v := xs
@@ -103,7 +101,13 @@ func f32Block(xs []float32, k float64, simd bool) Stats {
 			l.mn[i], l.mx[i] = float32(mn), float32(mx)
 		}
 		foldF32AVX2(&v[0], n, k, &l)
-		s = ((l.s[0] + l.s[4]) + (l.s[1] + l.s[5])) + ((l.s[2] + l.s[6]) + (l.s[3] + l.s[7]))
+		s = l.s[0]
+		for _, x := range l.s[1:] {
+			var e float64
+			s, e = twoSum(s, x)
+			c += e
+		}
+		c += ((l.c[0] + l.c[4]) + (l.c[1] + l.c[5])) + ((l.c[2] + l.c[6]) + (l.c[3] + l.c[7]))
 		q = ((l.q[0] + l.q[4]) + (l.q[1] + l.q[5])) + ((l.q[2] + l.q[6]) + (l.q[3] + l.q[7]))
 		for i := range l.mn {
 			mn, mx = min(mn, float64(l.mn[i])), max(mx, float64(l.mx[i]))
@@ -114,37 +118,23 @@ func f32Block(xs []float32, k float64, simd bool) Stats {
 	// The portable kernel: the tail, or the whole block.
 	for _, x := range v {
 		e := float64(x)
-		d := e - k
-		if d != d {
+		if e != e {
 			nans++
 			continue
 		}
-		s += d
+		var err float64
+		s, err = twoSum(s, e)
+		c += err
+		d := e - k
 		q += d * d
-		if e < mn {
-			mn = e
-		}
-		if e > mx {
-			mx = e
-		}
+		mn, mx = min(mn, e), max(mx, e)
 	}
-	count := len(xs) - nans
-	switch {
-	case count == 0:
-		return Stats{nulls: int64(nans)}
-	case s-s != 0 || q-q != 0: // ±Inf elements or overflow
-		return floatBlockSlow(xs)
-	}
-	n := float64(count)
-	p, e := twoProd(k, n)
-	sum, e2 := twoSum(p, s)
-	return Stats{count: int64(count), nulls: int64(nans), sum: sum, comp: e + e2,
-		min: mn, max: mx, m2: max(q-s*s/n, 0)}
+	return blockStats(xs, len(xs)-nans, nans, s, c, q, k, mn, mx)
 }
 
 // f64Block folds xs, through the assembly kernel if simd is set.
 func f64Block(xs []float64, k float64, simd bool) Stats {
-	var s, c, sd, q float64
+	var s, c, q float64
 	mn, mx := math.Inf(1), math.Inf(-1)
 	nans := 0
 	v := xs
@@ -162,7 +152,6 @@ func f64Block(xs []float64, k float64, simd bool) Stats {
 			c += e
 		}
 		c += (l.c[0] + l.c[1]) + (l.c[2] + l.c[3])
-		sd = (l.d[0] + l.d[1]) + (l.d[2] + l.d[3])
 		q = (l.q[0] + l.q[1]) + (l.q[2] + l.q[3])
 		for i := range l.mn {
 			mn, mx = min(mn, l.mn[i]), max(mx, l.mx[i])
@@ -180,23 +169,27 @@ func f64Block(xs []float64, k float64, simd bool) Stats {
 		s, e = twoSum(s, x)
 		c += e
 		d := x - k
-		sd += d
 		q += d * d
-		if x < mn {
-			mn = x
-		}
-		if x > mx {
-			mx = x
-		}
+		mn, mx = min(mn, x), max(mx, x)
 	}
-	count := len(xs) - nans
+	return blockStats(xs, len(xs)-nans, nans, s, c, q, k, mn, mx)
+}
+
+// blockStats assembles the Stats of a block from its count, NaN count,
+// compensated sum s+c, Σd² about k, minimum and maximum, or refolds the
+// block with floatBlockSlow when a sum is not finite (±Inf elements or
+// overflow).
+func blockStats[T float32 | float64](xs []T, count, nans int, s, c, q, k, mn, mx float64) Stats {
 	switch {
 	case count == 0:
 		return Stats{nulls: int64(nans)}
-	case s-s != 0 || c-c != 0 || q-q != 0: // ±Inf elements or overflow
+	case s-s != 0 || c-c != 0 || q-q != 0:
 		return floatBlockSlow(xs)
 	}
 	n := float64(count)
+	// Σd = Σx − n·k from the compensated sum (p+pe = n·k exactly).
+	p, pe := twoProd(k, n)
+	sd := (s - p) + (c - pe)
 	return Stats{count: int64(count), nulls: int64(nans), sum: s, comp: c,
 		min: mn, max: mx, m2: max(q-sd*sd/n, 0)}
 }

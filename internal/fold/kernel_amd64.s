@@ -11,20 +11,23 @@
 // func foldF32AVX2(xs *float32, n int, k float64, out *f32Lanes)
 //
 // n is a positive multiple of 8. On entry out.mn and out.mx hold the
-// starting minimum and maximum (+Inf and −Inf per lane).
+// starting minimum and maximum (+Inf and −Inf per lane). Each group of
+// eight elements is widened to float64 in two halves (elements 0–3 and
+// 4–7), each half with its own accumulators.
 TEXT ·foldF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ xs+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ out+24(FP), DI
 	VBROADCASTSD k+16(FP), Y15
-	VXORPD Y0, Y0, Y0 // Σd, elements 0–3 of each 8
-	VXORPD Y1, Y1, Y1 // Σd, elements 4–7
-	VXORPD Y2, Y2, Y2 // Σd², elements 0–3
+	VXORPD Y0, Y0, Y0 // Σx (TwoSum high parts), elements 0–3 of each 8
+	VXORPD Y1, Y1, Y1 // Σx, elements 4–7
+	VXORPD Y7, Y7, Y7 // Σ of the TwoSum errors, elements 0–3
+	VXORPD Y13, Y13, Y13 // the same, elements 4–7
+	VXORPD Y2, Y2, Y2 // Σd², d = x − k, elements 0–3
 	VXORPD Y3, Y3, Y3 // Σd², elements 4–7
-	VPXOR Y12, Y12, Y12 // NaN count (int64 lanes), elements 0–3
-	VPXOR Y13, Y13, Y13 // NaN count, elements 4–7
-	VMOVUPS 128(DI), Y4 // minimum per lane (f32)
-	VMOVUPS 160(DI), Y5 // maximum per lane (f32)
+	VPXOR Y12, Y12, Y12 // NaN count (int64 lanes)
+	VMOVUPS 192(DI), Y4 // minimum per lane (f32)
+	VMOVUPS 224(DI), Y5 // maximum per lane (f32)
 	SHRQ $3, CX
 
 f32loop:
@@ -33,33 +36,56 @@ f32loop:
 	// min/max take x as the first source: a NaN x leaves the lane as is.
 	VMINPS Y4, Y6, Y4
 	VMAXPS Y5, Y6, Y5
+
+	// Elements 0–3: a = x (NaN lanes 0), d = a − k (NaN lanes 0).
 	VCVTPS2PD X6, Y8
-	VEXTRACTF128 $1, Y6, X9
-	VCVTPS2PD X9, Y9
-	VSUBPD Y15, Y8, Y8 // d = x − k
-	VSUBPD Y15, Y9, Y9
-	VCMPPD $3, Y8, Y8, Y10 // unordered: all ones where d is NaN
-	VCMPPD $3, Y9, Y9, Y11
-	VPSUBQ Y10, Y12, Y12 // count −(−1) per NaN
-	VPSUBQ Y11, Y13, Y13
-	VANDNPD Y8, Y10, Y8 // NaN lanes contribute 0
-	VANDNPD Y9, Y11, Y9
-	VADDPD Y8, Y0, Y0
-	VADDPD Y9, Y1, Y1
-	VFMADD231PD Y8, Y8, Y2
-	VFMADD231PD Y9, Y9, Y3
+	VCMPPD $3, Y8, Y8, Y9 // unordered: all ones where x is NaN
+	VPSUBQ Y9, Y12, Y12 // count −(−1) per NaN
+	VANDNPD Y8, Y9, Y8
+	VSUBPD Y15, Y8, Y14
+	VANDNPD Y14, Y9, Y14
+	VFMADD231PD Y14, Y14, Y2
+	// TwoSum: t = s+a, b = t−s, e = (s−(t−b)) + (a−b); c += e; s = t.
+	VADDPD Y8, Y0, Y10
+	VSUBPD Y0, Y10, Y11
+	VSUBPD Y11, Y10, Y14
+	VSUBPD Y14, Y0, Y14
+	VSUBPD Y11, Y8, Y11
+	VADDPD Y11, Y14, Y14
+	VADDPD Y14, Y7, Y7
+	VMOVAPD Y10, Y0
+
+	// Elements 4–7, the same into Y1, Y13, Y3.
+	VEXTRACTF128 $1, Y6, X8
+	VCVTPS2PD X8, Y8
+	VCMPPD $3, Y8, Y8, Y9
+	VPSUBQ Y9, Y12, Y12
+	VANDNPD Y8, Y9, Y8
+	VSUBPD Y15, Y8, Y14
+	VANDNPD Y14, Y9, Y14
+	VFMADD231PD Y14, Y14, Y3
+	VADDPD Y8, Y1, Y10
+	VSUBPD Y1, Y10, Y11
+	VSUBPD Y11, Y10, Y14
+	VSUBPD Y14, Y1, Y14
+	VSUBPD Y11, Y8, Y11
+	VADDPD Y11, Y14, Y14
+	VADDPD Y14, Y13, Y13
+	VMOVAPD Y10, Y1
+
 	ADDQ $32, SI
 	DECQ CX
 	JNZ f32loop
 
 	VMOVUPD Y0, 0(DI)
 	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPS Y4, 128(DI)
-	VMOVUPS Y5, 160(DI)
-	VPADDQ Y13, Y12, Y12
-	VMOVDQU Y12, 192(DI)
+	VMOVUPD Y7, 64(DI)
+	VMOVUPD Y13, 96(DI)
+	VMOVUPD Y2, 128(DI)
+	VMOVUPD Y3, 160(DI)
+	VMOVUPS Y4, 192(DI)
+	VMOVUPS Y5, 224(DI)
+	VMOVDQU Y12, 256(DI)
 	VZEROUPPER
 	RET
 
@@ -74,11 +100,10 @@ TEXT ·foldF64AVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSD k+16(FP), Y15
 	VXORPD Y0, Y0, Y0 // Σx (TwoSum high parts)
 	VXORPD Y1, Y1, Y1 // Σ of the TwoSum errors
-	VXORPD Y2, Y2, Y2 // Σd
-	VXORPD Y3, Y3, Y3 // Σd²
+	VXORPD Y3, Y3, Y3 // Σd², d = x − k
 	VPXOR Y12, Y12, Y12 // NaN count (int64 lanes)
-	VMOVUPD 128(DI), Y4
-	VMOVUPD 160(DI), Y5
+	VMOVUPD 96(DI), Y4
+	VMOVUPD 128(DI), Y5
 	SHRQ $2, CX
 
 f64loop:
@@ -91,7 +116,6 @@ f64loop:
 	VSUBPD Y15, Y6, Y13 // d = x − k
 	VANDNPD Y13, Y7, Y13
 	VANDNPD Y6, Y7, Y6 // x, NaN lanes 0
-	VADDPD Y13, Y2, Y2
 	VFMADD231PD Y13, Y13, Y3
 	// TwoSum: t = s+x, b = t−s, e = (s−(t−b)) + (x−b); c += e; s = t.
 	VADDPD Y6, Y0, Y8
@@ -108,10 +132,9 @@ f64loop:
 
 	VMOVUPD Y0, 0(DI)
 	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVDQU Y12, 192(DI)
+	VMOVUPD Y3, 64(DI)
+	VMOVUPD Y4, 96(DI)
+	VMOVUPD Y5, 128(DI)
+	VMOVDQU Y12, 160(DI)
 	VZEROUPPER
 	RET
