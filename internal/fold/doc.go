@@ -32,27 +32,28 @@
 //
 // # Precision
 //
-// Float blocks (up to 8192 elements) are folded in one pass over the
-// deviations d = x − k from a shift k close to the mean (the group's mean
-// so far, or the mean of the block's first elements): M2 = Σd² − (Σd)²/n
-// then loses only about log2(1 + (mean−k)²/var) bits, so data with a
-// large offset (1e9 + noise) keeps full relative precision. f64 sums are
-// compensated per lane (error-free TwoSum, equivalent to
-// Kahan–Babuška–Neumaier as in SQLite's sum()); f32 and f16 sums are n·k
-// (error-free) plus Σd in float64, 29 bits wider than the input. Blocks,
-// chunks and groups combine with the parallel formula of Chan et al.,
-// whose difference of means is formed from the compensated sums with
-// error-free products. Integer blocks are exact in 64 or 128 bits.
+// Float sums are compensated: every vector lane (or the scalar loop)
+// adds with an error-free TwoSum and accumulates the errors (Neumaier's
+// method, as SQLite's sum() does), so sums are within a few ulps of the
+// exact sum even under cancellation. Float blocks (up to 8192 elements)
+// are folded in one pass that also sums the squared deviations d = x − k
+// from a shift k close to the mean (the group's mean so far, or the mean
+// of the block's first elements); M2 = Σd² − (Σd)²/n, with Σd taken from
+// the compensated sum, loses only about log2(1 + (mean−k)²/var) bits, so
+// data with a large offset (1e9 + noise) keeps full relative precision.
+// Blocks, chunks and groups combine with the parallel formula of Chan et
+// al., whose difference of means is formed from the compensated sums
+// with error-free products. Integer blocks are exact in 64 or 128 bits.
 //
 // # Speed
 //
-// Contiguous, aligned runs are read in place on little-endian hosts;
-// unaligned, strided, big-endian and f16 input is copied through a small
-// stack buffer. On amd64 with AVX2 and FMA the f32 and f64 block kernels
-// are assembly (kernel_amd64.s): 8 or 4 elements per step, NaN lanes
-// masked out and counted, no branch; elsewhere, and with -tags purego, a
-// portable loop does the same arithmetic. A block holding ±Inf (or whose
-// sums overflow) is redone by a careful scalar loop. From main memory
-// the f32 kernel runs at the machine's streaming bandwidth (about
-// 4.5 GB/s on one core of the development VM; 16 GB/s from cache).
+// Contiguous runs are read in place on little-endian hosts (misaligned
+// ones too on amd64 and arm64); strided, big-endian and f16 input, and
+// misaligned input elsewhere, is copied through a small stack buffer. On
+// amd64 with AVX2 and FMA the f32 and f64 block kernels are assembly
+// (kernel_amd64.s): 8 or 4 elements per step, NaN lanes masked out and
+// counted, no branch, and a prefetch one page ahead (the hardware
+// prefetchers stop at page boundaries); elsewhere, and with -tags purego,
+// a portable loop does the same arithmetic. A block holding ±Inf (or
+// whose sums overflow) is redone by a careful scalar loop.
 package fold
