@@ -82,15 +82,20 @@ func badFrames() map[string][]byte {
 	badSum[len(badSum)-1] ^= 0xff
 	skippable := []byte{0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}
 	return map[string][]byte{
-		"garbage":             []byte("this is not a zstd frame at all!"),
-		"magic then garbage":  append([]byte{0x28, 0xb5, 0x2f, 0xfd}, bytes.Repeat([]byte{0xff}, 20)...),
-		"trailing garbage":    append(bytes.Clone(valid), 1, 2, 3, 4, 5, 6, 7, 8, 9),
-		"bad checksum":        badSum,
-		"cut frame":           valid[:len(valid)-5],
-		"skippable only":      skippable,
-		"larger with FCS":     encodeAll(repetitive(4 << 20)),
-		"larger without FCS":  encodeStream(repetitive(4 << 20)),
-		"one byte too many":   encodeAll(repetitive(65)),
+		"garbage":            []byte("this is not a zstd frame at all!"),
+		"magic then garbage": append([]byte{0x28, 0xb5, 0x2f, 0xfd}, bytes.Repeat([]byte{0xff}, 20)...),
+		"trailing garbage":   append(bytes.Clone(valid), 1, 2, 3, 4, 5, 6, 7, 8, 9),
+		"bad checksum":       badSum,
+		"cut frame":          valid[:len(valid)-5],
+		"skippable only":     skippable,
+		"larger with FCS":    encodeAll(repetitive(4 << 20)),
+		"larger without FCS": encodeStream(repetitive(4 << 20)),
+		"one byte too many":  encodeAll(repetitive(65)),
+		// ReadChunk decodes with 64 bytes of capacity to spare: frames
+		// that overrun into it, or just past it, are refused all the same.
+		"16 bytes too many":   encodeStream(repetitive(80)),
+		"64 bytes too many":   encodeAll(repetitive(128)),
+		"65 bytes too many":   encodeAll(repetitive(129)),
 		"RLE, FCS 2^40":       rleFrame(1<<40, 8),
 		"RLE, no FCS, 1 MiB":  rleFrame(0, 8),
 		"one byte too few":    encodeAll(repetitive(63)),
