@@ -88,108 +88,106 @@ func shift[T float32 | float64](acc *Stats, xs []T) float64 {
 	return 0
 }
 
+// blockAcc is the running state of one block's fold: the compensated
+// sum s+c, Σd² about the shift, minimum, maximum and NaN count.
+type blockAcc struct {
+	s, c, q, mn, mx float64
+	nans            int
+}
+
+func newBlockAcc() blockAcc { return blockAcc{mn: math.Inf(1), mx: math.Inf(-1)} }
+
+// addLanes folds per-lane TwoSum sums and their errors into a.
+func (a *blockAcc) addLanes(s, c []float64) {
+	for _, x := range s {
+		var e float64
+		a.s, e = twoSum(a.s, x)
+		a.c += e
+	}
+	for _, x := range c {
+		a.c += x
+	}
+}
+
 // f32Block folds xs, through the assembly kernel if simd is set.
 func f32Block(xs []float32, k float64, simd bool) Stats {
-	var s, c, q float64
-	mn, mx := math.Inf(1), math.Inf(-1)
-	nans := 0
+	a := newBlockAcc()
 	v := xs
 	if simd && len(v) >= 8 {
 		n := len(v) &^ 7
 		var l f32Lanes
 		for i := range l.mn {
-			l.mn[i], l.mx[i] = float32(mn), float32(mx)
+			l.mn[i], l.mx[i] = float32(a.mn), float32(a.mx)
 		}
 		foldF32AVX2(&v[0], n, k, &l)
-		s = l.s[0]
-		for _, x := range l.s[1:] {
-			var e float64
-			s, e = twoSum(s, x)
-			c += e
-		}
-		c += ((l.c[0] + l.c[4]) + (l.c[1] + l.c[5])) + ((l.c[2] + l.c[6]) + (l.c[3] + l.c[7]))
-		q = ((l.q[0] + l.q[4]) + (l.q[1] + l.q[5])) + ((l.q[2] + l.q[6]) + (l.q[3] + l.q[7]))
+		a.addLanes(l.s[:], l.c[:])
 		for i := range l.mn {
-			mn, mx = min(mn, float64(l.mn[i])), max(mx, float64(l.mx[i]))
+			a.q += l.q[i]
+			a.mn, a.mx = min(a.mn, float64(l.mn[i])), max(a.mx, float64(l.mx[i]))
 		}
-		nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
+		a.nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
-	// The portable kernel: the tail, or the whole block.
-	for _, x := range v {
-		e := float64(x)
-		if e != e {
-			nans++
-			continue
-		}
-		var err float64
-		s, err = twoSum(s, e)
-		c += err
-		d := e - k
-		q += d * d
-		mn, mx = min(mn, e), max(mx, e)
-	}
-	return blockStats(xs, len(xs)-nans, nans, s, c, q, k, mn, mx)
+	foldTail(&a, v, k)
+	return blockStats(&a, xs, k)
 }
 
 // f64Block folds xs, through the assembly kernel if simd is set.
 func f64Block(xs []float64, k float64, simd bool) Stats {
-	var s, c, q float64
-	mn, mx := math.Inf(1), math.Inf(-1)
-	nans := 0
+	a := newBlockAcc()
 	v := xs
 	if simd && len(v) >= 4 {
 		n := len(v) &^ 3
 		var l f64Lanes
 		for i := range l.mn {
-			l.mn[i], l.mx[i] = mn, mx
+			l.mn[i], l.mx[i] = a.mn, a.mx
 		}
 		foldF64AVX2(&v[0], n, k, &l)
-		s = l.s[0]
-		for _, x := range l.s[1:] {
-			var e float64
-			s, e = twoSum(s, x)
-			c += e
-		}
-		c += (l.c[0] + l.c[1]) + (l.c[2] + l.c[3])
-		q = (l.q[0] + l.q[1]) + (l.q[2] + l.q[3])
+		a.addLanes(l.s[:], l.c[:])
 		for i := range l.mn {
-			mn, mx = min(mn, l.mn[i]), max(mx, l.mx[i])
+			a.q += l.q[i]
+			a.mn, a.mx = min(a.mn, l.mn[i]), max(a.mx, l.mx[i])
 		}
-		nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
+		a.nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
-	// The portable kernel: the tail, or the whole block.
-	for _, x := range v {
-		if x != x {
-			nans++
-			continue
-		}
-		var e float64
-		s, e = twoSum(s, x)
-		c += e
-		d := x - k
-		q += d * d
-		mn, mx = min(mn, x), max(mx, x)
-	}
-	return blockStats(xs, len(xs)-nans, nans, s, c, q, k, mn, mx)
+	foldTail(&a, v, k)
+	return blockStats(&a, xs, k)
 }
 
-// blockStats assembles the Stats of a block from its count, NaN count,
-// compensated sum s+c, Σd² about k, minimum and maximum, or refolds the
+// foldTail is the portable kernel: it folds xs (the tail after the
+// vector loop, or the whole block) into a, with shift k.
+func foldTail[T float32 | float64](a *blockAcc, xs []T, k float64) {
+	for _, x := range xs {
+		e := float64(x)
+		if e != e {
+			a.nans++
+			continue
+		}
+		var err float64
+		a.s, err = twoSum(a.s, e)
+		a.c += err
+		d := e - k
+		a.q += d * d
+		a.mn, a.mx = min(a.mn, e), max(a.mx, e)
+	}
+}
+
+// blockStats assembles the Stats of block xs from a, or refolds the
 // block with floatBlockSlow when a sum is not finite (±Inf elements or
 // overflow).
-func blockStats[T float32 | float64](xs []T, count, nans int, s, c, q, k, mn, mx float64) Stats {
+func blockStats[T float32 | float64](a *blockAcc, xs []T, k float64) Stats {
+	count := len(xs) - a.nans
 	switch {
 	case count == 0:
-		return Stats{nulls: int64(nans)}
-	case s-s != 0 || c-c != 0 || q-q != 0:
+		return Stats{nulls: int64(a.nans)}
+	case a.s-a.s != 0 || a.c-a.c != 0 || a.q-a.q != 0:
 		return floatBlockSlow(xs)
 	}
 	n := float64(count)
 	// Σd = Σx − n·k from the compensated sum (p+pe = n·k exactly).
 	p, pe := twoProd(k, n)
-	sd := (s - p) + (c - pe)
-	return Stats{count: int64(count), nulls: int64(nans), sum: s, comp: c,
-		min: mn, max: mx, m2: max(q-sd*sd/n, 0)}
+	sd := (a.s - p) + (a.c - pe)
+	return Stats{count: int64(count), nulls: int64(a.nans), sum: a.s, comp: a.c,
+		min: a.mn, max: a.mx, m2: max(a.q-sd*sd/n, 0)}
 }
