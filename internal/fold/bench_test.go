@@ -83,9 +83,10 @@ func BenchmarkFoldGroups_keepAll(b *testing.B) {
 	}
 }
 
-// BenchmarkFoldBox_memory folds a 64 MiB f32 array (16 MiB elements, far
-// larger than the caches) as 256 chunk-sized runs: the kernel's speed
-// from main memory, the bound of whole-array aggregates.
+// BenchmarkFoldBox_memory folds a 64 MiB f32 array (16 MiB elements,
+// larger than L2) as 256 chunk-sized runs with each vector kernel level
+// the CPU runs: the kernels' speed from memory, the bound of whole-array
+// aggregates.
 func BenchmarkFoldBox_memory(b *testing.B) {
 	const n, run = 1 << 24, 1 << 16
 	data := make([]byte, 4*n)
@@ -95,12 +96,33 @@ func BenchmarkFoldBox_memory(b *testing.B) {
 	}
 	ext := []int64{run}
 	lo := []int64{0}
-	loop(b, len(data), func() error {
-		for off := 0; off < len(data); off += 4 * run {
-			if _, err := fold.FoldBox(tetcore.F32, data[off:off+4*run], ext, lo, ext); err != nil {
+	for _, level := range fold.Kernels()[:len(fold.Kernels())-1] {
+		b.Run(fold.KernelName(level), func(b *testing.B) {
+			defer fold.UseKernel(level)()
+			loop(b, len(data), func() error {
+				for off := 0; off < len(data); off += 4 * run {
+					if _, err := fold.FoldBox(tetcore.F32, data[off:off+4*run], ext, lo, ext); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// BenchmarkFoldBox_kernels folds a 256² f32 chunk (in cache) with each
+// kernel level the CPU runs.
+func BenchmarkFoldBox_kernels(b *testing.B) {
+	data, ext := benchChunk(tetcore.F32)
+	lo := []int64{0, 0}
+	for _, level := range fold.Kernels() {
+		b.Run(fold.KernelName(level), func(b *testing.B) {
+			defer fold.UseKernel(level)()
+			loop(b, len(data), func() error {
+				_, err := fold.FoldBox(tetcore.F32, data, ext, lo, ext)
 				return err
-			}
-		}
-		return nil
-	})
+			})
+		})
+	}
 }

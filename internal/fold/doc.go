@@ -53,7 +53,8 @@
 // amd64 with AVX2 and FMA the f32 and f64 block kernels are assembly
 // (kernel_amd64.s): 8 or 4 elements per step, NaN lanes masked out and
 // counted, no branch, and a prefetch one page ahead (the hardware
-// prefetchers stop at page boundaries); elsewhere, and with -tags purego,
-// a portable loop does the same arithmetic. A block holding ±Inf (or
+// prefetchers stop at page boundaries); with AVX-512 the f32 kernel takes
+// 16 elements per step, twice the speed in cache. Elsewhere, and with
+// -tags purego, a portable loop does the same arithmetic. A block holding ±Inf (or
 // whose sums overflow) is redone by a careful scalar loop.
 package fold

@@ -5,9 +5,9 @@ package fold
 // portable kernels, until restore is called. Tests using it must not run
 // in parallel.
 func ForcePortable() (restore func()) {
-	oldLE, oldSIMD, oldUnaligned := nativeLE, useSIMD, unalignedOK
-	nativeLE, useSIMD, unalignedOK = false, false, false
-	return func() { nativeLE, useSIMD, unalignedOK = oldLE, oldSIMD, oldUnaligned }
+	oldLE, oldKernel, oldUnaligned := nativeLE, kernel, unalignedOK
+	nativeLE, kernel, unalignedOK = false, kernPortable, false
+	return func() { nativeLE, kernel, unalignedOK = oldLE, oldKernel, oldUnaligned }
 }
 
 // ForceAligned makes misaligned payloads go through the copying path,
@@ -19,28 +19,39 @@ func ForceAligned() (restore func()) {
 	return func() { unalignedOK = old }
 }
 
-// ForceScalar sends float blocks through the portable kernels (reads
-// stay in place) until restore is called. Not for parallel tests.
-func ForceScalar() (restore func()) {
-	old := useSIMD
-	useSIMD = false
-	return func() { useSIMD = old }
+// Kernels lists the kernel levels this CPU runs, fastest first (the
+// last is the portable loop).
+func Kernels() []int {
+	var ls []int
+	for l := bestKernel; l >= kernPortable; l-- {
+		ls = append(ls, l)
+	}
+	return ls
 }
 
-// SIMD reports whether the assembly kernels are in use.
-func SIMD() bool { return useSIMD }
+// KernelName names a level for test output.
+func KernelName(level int) string {
+	return [...]string{"portable", "avx2", "avx512"}[level]
+}
+
+// UseKernel makes the drivers fold float blocks with the kernels up to
+// level until restore is called. Not for parallel tests.
+func UseKernel(level int) (restore func()) {
+	old := kernel
+	kernel = level
+	return func() { kernel = old }
+}
 
 // FoldFloatBlock folds xs ([]float32 or []float64, at most
 // floatBlockLen) as one block with the shift the drivers would choose,
-// through the assembly kernels if simd is set (and available).
-func FoldFloatBlock(xs any, simd bool) Stats {
-	simd = simd && useSIMD
+// with the kernels up to level.
+func FoldFloatBlock(xs any, level int) Stats {
 	var empty Stats
 	switch v := xs.(type) {
 	case []float32:
-		return f32Block(v, shift(&empty, v), simd)
+		return f32Block(v, shift(&empty, v), level)
 	case []float64:
-		return f64Block(v, shift(&empty, v), simd)
+		return f64Block(v, shift(&empty, v), level)
 	}
 	panic("FoldFloatBlock: not a float slice")
 }

@@ -29,6 +29,15 @@ type f32Lanes struct {
 	nans    [4]int64
 }
 
+// f32Lanes16 is what foldF32AVX512 leaves: as f32Lanes with 16 lanes
+// (elements 0–7 and 8–15 of each 16), and the number of non-NaN
+// elements (offsets 0, 128, 256, 384, 448, 512).
+type f32Lanes16 struct {
+	s, c, q [16]float64
+	mn, mx  [16]float32
+	valid   int64
+}
+
 // f64Lanes is what foldF64AVX2 leaves: per-lane TwoSum sums s and their
 // accumulated errors c, Σd², minimum, maximum and NaN counts (offsets 0,
 // 32, 64, 96, 128, 160).
@@ -46,6 +55,11 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mn)-192]
 	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mx)-224]
 	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.nans)-256]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.c)-128]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.q)-256]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.mn)-384]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.mx)-448]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.valid)-512]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.c)-32]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.q)-64]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mn)-96]
@@ -53,14 +67,24 @@ var (
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.nans)-160]
 )
 
+// Kernel levels, from slowest to fastest.
+const (
+	kernPortable = iota // the Go loop of foldTail
+	kernAVX2            // foldF32AVX2, foldF64AVX2
+	kernAVX512          // foldF32AVX512 for f32, AVX2 for f64
+)
+
+// kernel is the level the drivers use: bestKernel (tests may lower it).
+var kernel = bestKernel
+
 // floatBlock folds a block of at most floatBlockLen floats with shift k
 // (finite, and representable in T).
 func floatBlock[T float32 | float64](xs []T, k float64) Stats {
 	switch v := any(xs).(type) {
 	case []float32:
-		return f32Block(v, k, useSIMD)
+		return f32Block(v, k, kernel)
 	case []float64:
-		return f64Block(v, k, useSIMD)
+		return f64Block(v, k, kernel)
 	}
 	panic("unreachable")
 }
@@ -109,11 +133,26 @@ func (a *blockAcc) addLanes(s, c []float64) {
 	}
 }
 
-// f32Block folds xs, through the assembly kernel if simd is set.
-func f32Block(xs []float32, k float64, simd bool) Stats {
+// f32Block folds xs with the kernels up to level.
+func f32Block(xs []float32, k float64, level int) Stats {
 	a := newBlockAcc()
 	v := xs
-	if simd && len(v) >= 8 {
+	if level >= kernAVX512 && len(v) >= 16 {
+		n := len(v) &^ 15
+		var l f32Lanes16
+		for i := range l.mn {
+			l.mn[i], l.mx[i] = float32(a.mn), float32(a.mx)
+		}
+		foldF32AVX512(&v[0], n, k, &l)
+		a.addLanes(l.s[:], l.c[:])
+		for i := range l.mn {
+			a.q += l.q[i]
+			a.mn, a.mx = min(a.mn, float64(l.mn[i])), max(a.mx, float64(l.mx[i]))
+		}
+		a.nans += n - int(l.valid)
+		v = v[n:]
+	}
+	if level >= kernAVX2 && len(v) >= 8 {
 		n := len(v) &^ 7
 		var l f32Lanes
 		for i := range l.mn {
@@ -125,18 +164,18 @@ func f32Block(xs []float32, k float64, simd bool) Stats {
 			a.q += l.q[i]
 			a.mn, a.mx = min(a.mn, float64(l.mn[i])), max(a.mx, float64(l.mx[i]))
 		}
-		a.nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
+		a.nans += int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
 	foldTail(&a, v, k)
 	return blockStats(&a, xs, k)
 }
 
-// f64Block folds xs, through the assembly kernel if simd is set.
-func f64Block(xs []float64, k float64, simd bool) Stats {
+// f64Block folds xs with the kernels up to level.
+func f64Block(xs []float64, k float64, level int) Stats {
 	a := newBlockAcc()
 	v := xs
-	if simd && len(v) >= 4 {
+	if level >= kernAVX2 && len(v) >= 4 {
 		n := len(v) &^ 3
 		var l f64Lanes
 		for i := range l.mn {
@@ -148,7 +187,7 @@ func f64Block(xs []float64, k float64, simd bool) Stats {
 			a.q += l.q[i]
 			a.mn, a.mx = min(a.mn, l.mn[i]), max(a.mx, l.mx[i])
 		}
-		a.nans = int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
+		a.nans += int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
 	foldTail(&a, v, k)

@@ -138,3 +138,82 @@ f64loop:
 	VMOVDQU Y12, 160(DI)
 	VZEROUPPER
 	RET
+
+// func foldF32AVX512(xs *float32, n int, k float64, out *f32Lanes16)
+//
+// foldF32AVX512 is foldF32AVX2 with 16 elements per step: n is a
+// positive multiple of 16; on entry out.mn and out.mx hold the starting
+// minimum and maximum. NaN lanes are masked off (K1: the non-NaN lanes
+// of the 16, K2: those of the upper 8) instead of counted in a vector:
+// out.valid receives the number of non-NaN elements.
+TEXT ·foldF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ xs+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+24(FP), DI
+	VBROADCASTSD k+16(FP), Z15
+	VPXORQ Z0, Z0, Z0 // Σx (TwoSum high parts), elements 0–7 of each 16
+	VPXORQ Z1, Z1, Z1 // Σx, elements 8–15
+	VPXORQ Z2, Z2, Z2 // TwoSum errors, elements 0–7
+	VPXORQ Z3, Z3, Z3 // TwoSum errors, elements 8–15
+	VPXORQ Z16, Z16, Z16 // Σd², elements 0–7
+	VPXORQ Z17, Z17, Z17 // Σd², elements 8–15
+	VMOVUPS 384(DI), Z4 // minimum per lane (f32)
+	VMOVUPS 448(DI), Z5 // maximum per lane (f32)
+	XORQ R8, R8 // non-NaN elements
+	SHRQ $4, CX
+
+f32loop512:
+	PREFETCHT0 4096(SI)
+	VMOVUPS (SI), Z6
+	VMINPS Z4, Z6, Z4
+	VMAXPS Z5, Z6, Z5
+	VCMPPS $7, Z6, Z6, K1 // ordered: the non-NaN lanes
+	KMOVW K1, AX
+	POPCNTL AX, AX
+	ADDQ AX, R8
+	KSHIFTRW $8, K1, K2
+
+	// a = x widened, NaN lanes 0; d = a − k, NaN lanes 0.
+	VCVTPS2PD.Z Y6, K1, Z8
+	VEXTRACTF32X8 $1, Z6, Y9
+	VCVTPS2PD.Z Y9, K2, Z9
+	VSUBPD.Z Z15, Z8, K1, Z10
+	VFMADD231PD Z10, Z10, Z16
+	VSUBPD.Z Z15, Z9, K2, Z11
+	VFMADD231PD Z11, Z11, Z17
+
+	// TwoSum of elements 0–7 into Z0, Z2.
+	VADDPD Z8, Z0, Z12
+	VSUBPD Z0, Z12, Z13
+	VSUBPD Z13, Z12, Z14
+	VSUBPD Z14, Z0, Z14
+	VSUBPD Z13, Z8, Z13
+	VADDPD Z13, Z14, Z14
+	VADDPD Z14, Z2, Z2
+	VMOVAPD Z12, Z0
+
+	// TwoSum of elements 8–15 into Z1, Z3.
+	VADDPD Z9, Z1, Z18
+	VSUBPD Z1, Z18, Z19
+	VSUBPD Z19, Z18, Z20
+	VSUBPD Z20, Z1, Z20
+	VSUBPD Z19, Z9, Z19
+	VADDPD Z19, Z20, Z20
+	VADDPD Z20, Z3, Z3
+	VMOVAPD Z18, Z1
+
+	ADDQ $64, SI
+	DECQ CX
+	JNZ f32loop512
+
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VMOVUPD Z16, 256(DI)
+	VMOVUPD Z17, 320(DI)
+	VMOVUPS Z4, 384(DI)
+	VMOVUPS Z5, 448(DI)
+	MOVQ R8, 512(DI)
+	VZEROUPPER
+	RET

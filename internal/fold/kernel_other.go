@@ -2,9 +2,11 @@
 
 package fold
 
-// useSIMD is false: every block goes through the portable kernels.
-var useSIMD = false
+// bestKernel: every block goes through the portable kernels.
+var bestKernel = kernPortable
 
 func foldF32AVX2(*float32, int, float64, *f32Lanes) { panic("fold: no SIMD kernels") }
+
+func foldF32AVX512(*float32, int, float64, *f32Lanes16) { panic("fold: no SIMD kernels") }
 
 func foldF64AVX2(*float64, int, float64, *f64Lanes) { panic("fold: no SIMD kernels") }

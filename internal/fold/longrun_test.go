@@ -3,6 +3,7 @@ package fold_test
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -13,23 +14,19 @@ import (
 // TestFoldBox_longRuns folds 1-D float runs of lengths around the SIMD
 // widths and the block length, at every alignment, with NaN only (folded
 // in the vector loop) or NaN and ±Inf (redone by the slow path), through
-// the SIMD and the portable kernels alike. Not parallel: it flips the
-// kernel switch.
+// every kernel level the CPU runs. Not parallel: it switches kernels.
 func TestFoldBox_longRuns(t *testing.T) {
-	t.Logf("SIMD kernels: %v", fold.SIMD())
 	rng := rand.New(rand.NewPCG(21, 22))
-	lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 8191, 8192, 8193, 8200, 20000, 70001}
-	for _, scalar := range []bool{false, true} {
-		restore := func() {}
-		if scalar {
-			restore = fold.ForceScalar()
-		}
+	lengths := []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 33, 8191, 8192, 8193, 8200, 20000, 70001}
+	for _, level := range fold.Kernels() {
+		t.Logf("kernel %s", fold.KernelName(level))
+		restore := fold.UseKernel(level)
 		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.F16} {
 			for _, n := range lengths {
 				for _, special := range []string{"none", "nan", "nan+inf", "allnan"} {
 					shiftBy := rng.IntN(dt.Size() + 1) // 0, 1 byte, or one element (misaligned for 32-byte loads)
 					data := longRun(rng, dt, n, special, shiftBy)
-					name := fmt.Sprintf("scalar=%v/%v/n=%d/%s/shift=%d", scalar, dt, n, special, shiftBy)
+					name := fmt.Sprintf("%s/%v/n=%d/%s/shift=%d", fold.KernelName(level), dt, n, special, shiftBy)
 					s, err := fold.FoldBox(dt, data[shiftBy:], []int64{int64(n)}, []int64{0}, []int64{int64(n)})
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
@@ -69,37 +66,31 @@ func longRun(rng *rand.Rand, dt tetcore.DType, n int, special string, shiftBy in
 	return b
 }
 
-// TestFoldBox_cancellation folds f64 runs where every SIMD lane sees
-// 1e16, 1, −1e16, 1, …: without compensation each lane would lose its
-// ones, with it the sum is exact.
+// TestFoldBox_cancellation folds runs where every vector lane (of 4, 8
+// or 16) sees big, big, 1, 1, −big, −big, 1, 1, …: without compensation
+// each lane would lose its ones, with it the sum is exact. b60 = 2^60 is
+// exact in f32 and f64. Not parallel: it switches kernels.
 func TestFoldBox_cancellation(t *testing.T) {
-	for _, scalar := range []bool{false, true} {
-		restore := func() {}
-		if scalar {
-			restore = fold.ForceScalar()
-		}
-		for _, n := range []int{16, 64, 1000, 8192, 10000} {
-			vals := make([]float64, n)
-			want := 0.0
-			for i := range vals {
-				vals[i] = []float64{1e16, 1, -1e16, 1}[(i/4)%4]
-				if vals[i] == 1 {
-					want++
+	const b60 = 0x1p60
+	for _, level := range fold.Kernels() {
+		restore := fold.UseKernel(level)
+		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64} {
+			for _, n := range []int{16, 64, 1000, 8192, 10000} {
+				vals := make([]float64, n)
+				exact := new(big.Float).SetPrec(200)
+				for i := range vals {
+					vals[i] = []float64{b60, 1, -b60, 1}[(i/16)%4]
+					exact.Add(exact, big.NewFloat(vals[i]))
 				}
-			}
-			// Exact: every 1e16 is matched by a −1e16 unless n cuts one off.
-			for i := range vals {
-				if vals[i] == 1e16 && (i+8 >= n || vals[i+8] != -1e16) {
-					want += 1e16
+				want, _ := exact.Float64()
+				data := encode(dt, vals...)
+				s, err := fold.FoldBox(dt, data, []int64{int64(n)}, []int64{0}, []int64{int64(n)})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			data := encode(tetcore.F64, vals...)
-			s, err := fold.FoldBox(tetcore.F64, data, []int64{int64(n)}, []int64{0}, []int64{int64(n)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := s.Sum(); got != want {
-				t.Errorf("scalar=%v n=%d: sum %v, want %v", scalar, n, got, want)
+				if got, _ := s.Sum(); got != want {
+					t.Errorf("%s %v n=%d: sum %v, want %v", fold.KernelName(level), dt, n, got, want)
+				}
 			}
 		}
 		restore()
