@@ -121,15 +121,28 @@ type blockAcc struct {
 
 func newBlockAcc() blockAcc { return blockAcc{mn: math.Inf(1), mx: math.Inf(-1)} }
 
-// addLanes folds per-lane TwoSum sums and their errors into a.
-func (a *blockAcc) addLanes(s, c []float64) {
+// startLanes sets a vector kernel's starting per-lane minimum and
+// maximum: +Inf and −Inf.
+func startLanes[M float32 | float64](mn, mx []M) {
+	for i := range mn {
+		mn[i], mx[i] = M(math.Inf(1)), M(math.Inf(-1))
+	}
+}
+
+// addLanes folds what a vector kernel left — per-lane TwoSum sums s and
+// their errors c, Σd² q, minima and maxima — into a.
+func addLanes[M float32 | float64](a *blockAcc, s, c, q []float64, mn, mx []M) {
 	for _, x := range s {
 		var e float64
 		a.s, e = twoSum(a.s, x)
 		a.c += e
 	}
-	for _, x := range c {
-		a.c += x
+	for i := range c {
+		a.c += c[i]
+		a.q += q[i]
+	}
+	for i := range mn {
+		a.mn, a.mx = min(a.mn, float64(mn[i])), max(a.mx, float64(mx[i]))
 	}
 }
 
@@ -140,30 +153,18 @@ func f32Block(xs []float32, k float64, level int) Stats {
 	if level >= kernAVX512 && len(v) >= 16 {
 		n := len(v) &^ 15
 		var l f32Lanes16
-		for i := range l.mn {
-			l.mn[i], l.mx[i] = float32(a.mn), float32(a.mx)
-		}
+		startLanes(l.mn[:], l.mx[:])
 		foldF32AVX512(&v[0], n, k, &l)
-		a.addLanes(l.s[:], l.c[:])
-		for i := range l.mn {
-			a.q += l.q[i]
-			a.mn, a.mx = min(a.mn, float64(l.mn[i])), max(a.mx, float64(l.mx[i]))
-		}
+		addLanes(&a, l.s[:], l.c[:], l.q[:], l.mn[:], l.mx[:])
 		a.nans += n - int(l.valid)
 		v = v[n:]
 	}
 	if level >= kernAVX2 && len(v) >= 8 {
 		n := len(v) &^ 7
 		var l f32Lanes
-		for i := range l.mn {
-			l.mn[i], l.mx[i] = float32(a.mn), float32(a.mx)
-		}
+		startLanes(l.mn[:], l.mx[:])
 		foldF32AVX2(&v[0], n, k, &l)
-		a.addLanes(l.s[:], l.c[:])
-		for i := range l.mn {
-			a.q += l.q[i]
-			a.mn, a.mx = min(a.mn, float64(l.mn[i])), max(a.mx, float64(l.mx[i]))
-		}
+		addLanes(&a, l.s[:], l.c[:], l.q[:], l.mn[:], l.mx[:])
 		a.nans += int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
@@ -178,15 +179,9 @@ func f64Block(xs []float64, k float64, level int) Stats {
 	if level >= kernAVX2 && len(v) >= 4 {
 		n := len(v) &^ 3
 		var l f64Lanes
-		for i := range l.mn {
-			l.mn[i], l.mx[i] = a.mn, a.mx
-		}
+		startLanes(l.mn[:], l.mx[:])
 		foldF64AVX2(&v[0], n, k, &l)
-		a.addLanes(l.s[:], l.c[:])
-		for i := range l.mn {
-			a.q += l.q[i]
-			a.mn, a.mx = min(a.mn, l.mn[i]), max(a.mx, l.mx[i])
-		}
+		addLanes(&a, l.s[:], l.c[:], l.q[:], l.mn[:], l.mx[:])
 		a.nans += int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
