@@ -55,3 +55,6 @@ func FoldFloatBlock(xs any, level int) Stats {
 	}
 	panic("FoldFloatBlock: not a float slice")
 }
+
+// WidenF16 converts halves to float32 as the f16 reader does at level.
+func WidenF16(dst []float32, hs []uint16, level int) { widenF16(dst, hs, level) }

@@ -246,3 +246,28 @@ func TestStrides(t *testing.T) {
 		t.Fatalf("got %v %d", stride, n)
 	}
 }
+
+// TestWidenF16_exhaustive converts every half-precision bit pattern at
+// every kernel level, in runs of 8 (the vector path) and singly, and
+// compares the bits with tetcore.HalfToFloat32 (NaN: any NaN).
+func TestWidenF16_exhaustive(t *testing.T) {
+	t.Parallel()
+	hs := make([]uint16, 1<<16)
+	for i := range hs {
+		hs[i] = uint16(i)
+	}
+	for _, level := range fold.Kernels() {
+		for _, n := range []int{len(hs), 7} {
+			dst := make([]float32, len(hs))
+			for i := 0; i < len(hs); i += n {
+				fold.WidenF16(dst[i:min(i+n, len(hs))], hs[i:min(i+n, len(hs))], level)
+			}
+			for i, h := range hs {
+				want := tetcore.HalfToFloat32(h)
+				if got := dst[i]; math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+					t.Fatalf("%s, runs of %d: half %#04x -> %v (%#08x), want %v (%#08x)", fold.KernelName(level), n, h, got, math.Float32bits(got), want, math.Float32bits(want))
+				}
+			}
+		}
+	}
+}

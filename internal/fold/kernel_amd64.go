@@ -18,6 +18,14 @@ var bestKernel = func() int {
 	return kernAVX2
 }()
 
+// hasF16C reports whether cvtF16AVX2 may run (with the AVX2 kernels).
+var hasF16C = bestKernel >= kernAVX2 && cpu.X86.HasF16C
+
+// cvtF16AVX2 widens n halves (n a positive multiple of 8) to float32.
+//
+//go:noescape
+func cvtF16AVX2(dst *float32, src *uint16, n int)
+
 // foldF32AVX2 folds xs[0:n] (n a positive multiple of 8) into out, as
 // f32Lanes describes.
 //

@@ -217,3 +217,23 @@ f32loop512:
 	MOVQ R8, 512(DI)
 	VZEROUPPER
 	RET
+
+// func cvtF16AVX2(dst *float32, src *uint16, n int)
+//
+// cvtF16AVX2 widens n (a positive multiple of 8) IEEE half-precision
+// values to float32, exactly (F16C).
+TEXT ·cvtF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+
+cvtloop:
+	VCVTPH2PS (SI), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ cvtloop
+	VZEROUPPER
+	RET

@@ -5,6 +5,11 @@ package fold
 // bestKernel: every block goes through the portable kernels.
 var bestKernel = kernPortable
 
+// hasF16C is false: halves are widened in Go.
+var hasF16C = false
+
+func cvtF16AVX2(*float32, *uint16, int) { panic("fold: no SIMD kernels") }
+
 func foldF32AVX2(*float32, int, float64, *f32Lanes) { panic("fold: no SIMD kernels") }
 
 func foldF32AVX512(*float32, int, float64, *f32Lanes16) { panic("fold: no SIMD kernels") }

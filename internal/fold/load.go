@@ -78,15 +78,26 @@ func decode[T elem](b []byte) T {
 func gatherF16(dst []float32, data []byte, off, step int) {
 	if step == 1 {
 		if hs, ok := view[uint16](data, off, len(dst)); ok {
-			for i, h := range hs {
-				dst[i] = halfToFloat32(h)
-			}
+			widenF16(dst, hs, kernel)
 			return
 		}
 	}
 	_ = data[(off+(len(dst)-1)*step)*2+1]
 	for i := range dst {
 		dst[i] = halfToFloat32(binary.LittleEndian.Uint16(data[(off+i*step)*2:]))
+	}
+}
+
+// widenF16 converts the halves hs to dst (as long), with F16C when the
+// kernel level allows and the CPU has it.
+func widenF16(dst []float32, hs []uint16, level int) {
+	n := 0
+	if level >= kernAVX2 && hasF16C && len(hs) >= 8 {
+		n = len(hs) &^ 7
+		cvtF16AVX2(&dst[0], &hs[0], n)
+	}
+	for i, h := range hs[n:] {
+		dst[n+i] = halfToFloat32(h)
 	}
 }
 
