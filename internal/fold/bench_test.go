@@ -9,7 +9,7 @@ import (
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-var benchDTypes = []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.I16, tetcore.U8, tetcore.F16, tetcore.I64}
+var benchDTypes = []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.I16, tetcore.U8, tetcore.F16, tetcore.I32, tetcore.I64}
 
 // benchChunk is a full 256×256 chunk of random data.
 func benchChunk(dt tetcore.DType) ([]byte, []int64) {
