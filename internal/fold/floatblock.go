@@ -18,24 +18,16 @@ import (
 // A NaN element counts as null and adds nothing. A block holding ±Inf,
 // or whose sums overflow, is redone by floatBlockSlow.
 
-// f32Lanes is what foldF32AVX2 leaves, per float64 lane (lanes 0–3 and
-// 4–7 of each group of eight elements): the TwoSum sums s and their
-// accumulated errors c, Σd², the per-lane f32 minimum and maximum, and
-// NaN counts. The assembly knows these offsets (0, 64, 128, 192, 224,
-// 256; checked below).
+// f32Lanes is what foldF32AVX2 and foldF32AVX512 leave: per float64
+// lane, the TwoSum sums s and their accumulated errors c, and Σd²; per
+// f32 lane, the minimum and maximum; and NaN counts (summed over the
+// four). The kernels fold their wider accumulators down to these lanes.
+// The assembly knows these offsets (0, 32, 64, 96, 128, 160; checked
+// below), and reads the starting minimum and maximum from mn and mx.
 type f32Lanes struct {
-	s, c, q [8]float64
+	s, c, q [4]float64
 	mn, mx  [8]float32
 	nans    [4]int64
-}
-
-// f32Lanes16 is what foldF32AVX512 leaves: as f32Lanes with 16 lanes
-// (elements 0–7 and 8–15 of each 16), and the number of non-NaN
-// elements (offsets 0, 128, 256, 384, 448, 512).
-type f32Lanes16 struct {
-	s, c, q [16]float64
-	mn, mx  [16]float32
-	valid   int64
 }
 
 // f64Lanes is what foldF64AVX2 leaves: per-lane TwoSum sums s and their
@@ -50,16 +42,11 @@ type f64Lanes struct {
 // Compile-time checks of the offsets kernel_amd64.s uses: a constant
 // index out of range is an error.
 var (
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.c)-64]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.q)-128]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mn)-192]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mx)-224]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.nans)-256]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.c)-128]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.q)-256]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.mn)-384]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.mx)-448]
-	_ = [1]int{}[unsafe.Offsetof(f32Lanes16{}.valid)-512]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.c)-32]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.q)-64]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mn)-96]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.mx)-128]
+	_ = [1]int{}[unsafe.Offsetof(f32Lanes{}.nans)-160]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.c)-32]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.q)-64]
 	_ = [1]int{}[unsafe.Offsetof(f64Lanes{}.mn)-96]
@@ -131,19 +118,35 @@ func startLanes[M float32 | float64](mn, mx []M) {
 
 // addLanes folds what a vector kernel left — per-lane TwoSum sums s and
 // their errors c, Σd² q, minima and maxima — into a.
+//
+// The lanes are summed as a tree of error-free TwoSums (independent at
+// each level), which is as exact as a chain.
 func addLanes[M float32 | float64](a *blockAcc, s, c, q []float64, mn, mx []M) {
-	for _, x := range s {
-		var e float64
-		a.s, e = twoSum(a.s, x)
-		a.c += e
+	var buf [4]float64
+	t := buf[:copy(buf[:], s)]
+	var errs, cs, qs float64
+	for len(t) > 1 {
+		h := len(t) / 2
+		for i := range h {
+			var e float64
+			t[i], e = twoSum(t[i], t[i+h])
+			errs += e
+		}
+		t = t[:h]
 	}
 	for i := range c {
-		a.c += c[i]
-		a.q += q[i]
+		cs += c[i]
+		qs += q[i]
 	}
+	var e float64
+	a.s, e = twoSum(a.s, t[0])
+	a.c += e + errs + cs
+	a.q += qs
+	lo, hi := mn[0], mx[0]
 	for i := range mn {
-		a.mn, a.mx = min(a.mn, float64(mn[i])), max(a.mx, float64(mx[i]))
+		lo, hi = min(lo, mn[i]), max(hi, mx[i])
 	}
+	a.mn, a.mx = min(a.mn, float64(lo)), max(a.mx, float64(hi))
 }
 
 // f32Block folds xs with the kernels up to level.
@@ -152,11 +155,11 @@ func f32Block(xs []float32, k float64, level int) Stats {
 	v := xs
 	if level >= kernAVX512 && len(v) >= 16 {
 		n := len(v) &^ 15
-		var l f32Lanes16
+		var l f32Lanes
 		startLanes(l.mn[:], l.mx[:])
 		foldF32AVX512(&v[0], n, k, &l)
 		addLanes(&a, l.s[:], l.c[:], l.q[:], l.mn[:], l.mx[:])
-		a.nans += n - int(l.valid)
+		a.nans += int(l.nans[0] + l.nans[1] + l.nans[2] + l.nans[3])
 		v = v[n:]
 	}
 	if level >= kernAVX2 && len(v) >= 8 {

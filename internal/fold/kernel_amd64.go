@@ -33,10 +33,10 @@ func cvtF16AVX2(dst *float32, src *uint16, n int)
 func foldF32AVX2(xs *float32, n int, k float64, out *f32Lanes)
 
 // foldF32AVX512 folds xs[0:n] (n a positive multiple of 16) into out,
-// as f32Lanes16 describes.
+// as f32Lanes describes.
 //
 //go:noescape
-func foldF32AVX512(xs *float32, n int, k float64, out *f32Lanes16)
+func foldF32AVX512(xs *float32, n int, k float64, out *f32Lanes)
 
 // foldF64AVX2 folds xs[0:n] (n a positive multiple of 4) into out, as
 // f64Lanes describes.

@@ -26,8 +26,8 @@ TEXT ·foldF32AVX2(SB), NOSPLIT, $0-32
 	VXORPD Y2, Y2, Y2 // Σd², d = x − k, elements 0–3
 	VXORPD Y3, Y3, Y3 // Σd², elements 4–7
 	VPXOR Y12, Y12, Y12 // NaN count (int64 lanes)
-	VMOVUPS 192(DI), Y4 // minimum per lane (f32)
-	VMOVUPS 224(DI), Y5 // maximum per lane (f32)
+	VMOVUPS 96(DI), Y4 // minimum per lane (f32)
+	VMOVUPS 128(DI), Y5 // maximum per lane (f32)
 	SHRQ $3, CX
 
 f32loop:
@@ -77,15 +77,23 @@ f32loop:
 	DECQ CX
 	JNZ f32loop
 
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y7, 64(DI)
-	VMOVUPD Y13, 96(DI)
-	VMOVUPD Y2, 128(DI)
-	VMOVUPD Y3, 160(DI)
-	VMOVUPS Y4, 192(DI)
-	VMOVUPS Y5, 224(DI)
-	VMOVDQU Y12, 256(DI)
+	// Fold the upper half's lanes into the lower half's: s = Y0 ⊕ Y1
+	// (TwoSum, its error into c), c = Y7 + Y13, q = Y2 + Y3.
+	VADDPD Y1, Y0, Y8
+	VSUBPD Y0, Y8, Y9
+	VSUBPD Y9, Y8, Y10
+	VSUBPD Y10, Y0, Y10
+	VSUBPD Y9, Y1, Y9
+	VADDPD Y9, Y10, Y10
+	VADDPD Y13, Y7, Y7
+	VADDPD Y10, Y7, Y7
+	VADDPD Y3, Y2, Y2
+	VMOVUPD Y8, 0(DI)
+	VMOVUPD Y7, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPS Y4, 96(DI)
+	VMOVUPS Y5, 128(DI)
+	VMOVDQU Y12, 160(DI)
 	VZEROUPPER
 	RET
 
@@ -139,13 +147,14 @@ f64loop:
 	VZEROUPPER
 	RET
 
-// func foldF32AVX512(xs *float32, n int, k float64, out *f32Lanes16)
+// func foldF32AVX512(xs *float32, n int, k float64, out *f32Lanes)
 //
 // foldF32AVX512 is foldF32AVX2 with 16 elements per step: n is a
 // positive multiple of 16; on entry out.mn and out.mx hold the starting
 // minimum and maximum. NaN lanes are masked off (K1: the non-NaN lanes
-// of the 16, K2: those of the upper 8) instead of counted in a vector:
-// out.valid receives the number of non-NaN elements.
+// of the 16, K2: those of the upper 8) and counted in a general
+// register. The 16 float64 lanes are folded down to the 4 (and the 16
+// min/max lanes to the 8) of f32Lanes before they are stored.
 TEXT ·foldF32AVX512(SB), NOSPLIT, $0-32
 	MOVQ xs+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -157,8 +166,8 @@ TEXT ·foldF32AVX512(SB), NOSPLIT, $0-32
 	VPXORQ Z3, Z3, Z3 // TwoSum errors, elements 8–15
 	VPXORQ Z16, Z16, Z16 // Σd², elements 0–7
 	VPXORQ Z17, Z17, Z17 // Σd², elements 8–15
-	VMOVUPS 384(DI), Z4 // minimum per lane (f32)
-	VMOVUPS 448(DI), Z5 // maximum per lane (f32)
+	VBROADCASTSS 96(DI), Z4 // minimum per lane (f32)
+	VBROADCASTSS 128(DI), Z5 // maximum per lane (f32)
 	XORQ R8, R8 // non-NaN elements
 	SHRQ $4, CX
 
@@ -206,15 +215,46 @@ f32loop512:
 	DECQ CX
 	JNZ f32loop512
 
-	VMOVUPD Z0, 0(DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
-	VMOVUPD Z16, 256(DI)
-	VMOVUPD Z17, 320(DI)
-	VMOVUPS Z4, 384(DI)
-	VMOVUPS Z5, 448(DI)
-	MOVQ R8, 512(DI)
+	// 16 → 8 lanes: s = Z0 ⊕ Z1 into Z12 (TwoSum, its error into c),
+	// c = Z2 + Z3, q = Z16 + Z17 into Z8.
+	VADDPD Z1, Z0, Z12
+	VSUBPD Z0, Z12, Z13
+	VSUBPD Z13, Z12, Z14
+	VSUBPD Z14, Z0, Z14
+	VSUBPD Z13, Z1, Z13
+	VADDPD Z13, Z14, Z14
+	VADDPD Z3, Z2, Z2
+	VADDPD Z14, Z2, Z2
+	VADDPD Z17, Z16, Z8
+
+	// 8 → 4 lanes, the same with the upper 256 bits.
+	VEXTRACTF64X4 $1, Z12, Y13
+	VADDPD Y13, Y12, Y0
+	VSUBPD Y12, Y0, Y1
+	VSUBPD Y1, Y0, Y14
+	VSUBPD Y14, Y12, Y14
+	VSUBPD Y1, Y13, Y1
+	VADDPD Y1, Y14, Y14
+	VEXTRACTF64X4 $1, Z2, Y3
+	VADDPD Y3, Y2, Y2
+	VADDPD Y14, Y2, Y2
+	VEXTRACTF64X4 $1, Z8, Y9
+	VADDPD Y9, Y8, Y8
+
+	// min/max: 16 → 8 lanes.
+	VEXTRACTF32X8 $1, Z4, Y10
+	VMINPS Y10, Y4, Y4
+	VEXTRACTF32X8 $1, Z5, Y11
+	VMAXPS Y11, Y5, Y5
+
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y2, 32(DI)
+	VMOVUPD Y8, 64(DI)
+	VMOVUPS Y4, 96(DI)
+	VMOVUPS Y5, 128(DI)
+	MOVQ n+8(FP), R9
+	SUBQ R8, R9
+	MOVQ R9, 160(DI) // NaN count
 	VZEROUPPER
 	RET
 

@@ -96,3 +96,44 @@ func TestFoldBox_cancellation(t *testing.T) {
 		restore()
 	}
 }
+
+// TestFoldBox_cancellationScattered places pairs of ±2^60 and small
+// integers at random positions, so that the large values land in
+// different lanes and cancel only when the lanes are combined (inside
+// the kernels or after them): every error term must be kept for the sum
+// to come out exact. Every kernel level, f32 and f64. Not parallel: it
+// switches kernels.
+func TestFoldBox_cancellationScattered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, level := range fold.Kernels() {
+		restore := fold.UseKernel(level)
+		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64} {
+			for iter := range 300 {
+				n := 16 + rng.IntN(200)
+				vals := make([]float64, n)
+				want := 0.0
+				for range 1 + rng.IntN(4) {
+					i, j := rng.IntN(n), rng.IntN(n)
+					if i != j && vals[i] == 0 && vals[j] == 0 {
+						vals[i], vals[j] = 0x1p60, -0x1p60
+					}
+				}
+				for range 1 + rng.IntN(4) {
+					if i := rng.IntN(n); vals[i] == 0 {
+						vals[i] = float64(1 + rng.IntN(3))
+						want += vals[i]
+					}
+				}
+				data := encode(dt, vals...)
+				s, err := fold.FoldBox(dt, data, []int64{int64(n)}, []int64{0}, []int64{int64(n)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, _ := s.Sum(); got != want {
+					t.Fatalf("%s %v iter %d: sum %v, want %v (%v)", fold.KernelName(level), dt, iter, got, want, vals)
+				}
+			}
+		}
+		restore()
+	}
+}
