@@ -57,7 +57,9 @@ func (e *evictor) done(ch *tetcore.Chunk) {
 	old := e.pend[:k]
 	slices.SortFunc(old, func(a, b byteSpan) int { return cmp.Compare(a.lo, b.lo) })
 	// Evict touching spans (payloads may be padded for alignment) as one
-	// range; never byteSpan a gap that could be a chunk still in use.
+	// range, but do not bridge a wider gap: it may hold a chunk another
+	// worker is still reading (dropping its pages would only cost page
+	// faults, never correctness).
 	const slack = 64
 	run := old[0]
 	for _, s := range old[1:] {

@@ -2,11 +2,13 @@
 
 #include "textflag.h"
 
-// The AVX2 block kernels of kernel_amd64.go. Operand order is Go's:
-// sources first, destination last (VSUBPD a, b, d computes d = b − a).
-// Accumulators stay in registers for the whole block; the lanes are
-// stored to *out at the end and combined by the Go caller, which also
-// folds the tail of fewer than 8 (f32) or 4 (f64) elements.
+// The vector block kernels of kernel_amd64.go (AVX2, and AVX-512 for
+// f32) and the F16C widening. Operand order is Go's: sources first,
+// destination last (VSUBPD a, b, d computes d = b − a). Accumulators stay
+// in registers for the whole run; the lanes are stored to *out at the end
+// and combined by the Go caller, which also folds the tail the vector
+// loops leave (fewer than 8 f32 or 4 f64 elements; after the AVX-512
+// loop, fewer than 16 go to the AVX2 loop first).
 
 // func foldF32AVX2(xs *float32, n int, k float64, out *f32Lanes)
 //
