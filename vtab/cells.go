@@ -210,7 +210,11 @@ func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
 	if len(parts) > 0 {
 		idxNum |= idxConstraints
 	}
-	if allOmitted && !NoOmit && limit >= 0 && info.Constraints[limit].Usable {
+	// LIMIT and OFFSET may be consumed only when SQLite has nothing left
+	// to do with the rows: every constraint consumed exactly and no ORDER
+	// BY (the scan's chunk order is not one SQLite can be told about, so
+	// with an ORDER BY SQLite sorts and must see every row first).
+	if allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit
