@@ -3,6 +3,7 @@ package vtab_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +20,8 @@ var affinityArgs = []any{
 	"1e400", "-1e400", "1e-400", "", " ", "3abc", "abc", "9223372036854775807", "9223372036854775808",
 	"-9223372036854775809", "00012", "1_0", "3\u00a0", "\u00a03", "3\x00", "1e", "--3", "A03", "a03", "0.1",
 	[]byte("3"), []byte{}, 2.5, -0.0, 3.0, 1e300, -1e300, math.Inf(1), math.Inf(-1), 9.3e18, -9.3e18, 1.5e19,
-	int64(3), int64(-1), int64(math.MaxInt64), int64(math.MinInt64), nil, 0.1, 1.0 / 3,
+	int64(3), int64(-1), int64(math.MaxInt64), int64(math.MinInt64), nil, 0.1, 1.0 / 3, math.NaN(),
+	1.8446744073709552e19, 9007199254740993.0, -9223372036854775808.0,
 }
 
 func TestAffinity_matchesNativeTable(t *testing.T) {
@@ -87,6 +89,30 @@ func TestAffinity_matchesNativeTable(t *testing.T) {
 					if got, want := rowsOf(t, db, aq, arg), rowsOf(t, db, nq, arg); strings.Join(got, ",") != strings.Join(want, ",") {
 						t.Errorf("%s_agg: %s %s %#v: count %v, want %v", name, col, op, arg, got, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestAffinity_expressions compares SQL expressions whose value is NaN
+// (SQLite makes it NULL), ±Inf or an integer overflowed to REAL.
+func TestAffinity_expressions(t *testing.T) {
+	path, sets := makeDiffFile(t, rand.New(rand.NewPCG(4, 4)))
+	db, _ := openDB(t, map[string]string{"f": path})
+	s := sets[0]
+	copyNative(t, db, s)
+	exprs := []string{"(1e999 - 1e999)", "(1e308 * 10)", "-(1e308 * 10)", "(9223372036854775807 + 1)",
+		"(-9223372036854775808 - 1)", "CAST('3' AS INTEGER)", "CAST(' 3 ' AS REAL)", "'3' || ''", "x'33'", "(0.0 / 0)"}
+	k := s.spec.DimNames[0]
+	for _, col := range []string{k, "rowid", "value"} {
+		for _, op := range sqlOps {
+			for _, e := range exprs {
+				q := fmt.Sprintf("SELECT rowid FROM %%s WHERE %s %s %s ORDER BY rowid", col, op, e)
+				want := rowsOf(t, db, fmt.Sprintf(q, "main.n_"+s.spec.Name))
+				got := rowsOf(t, db, fmt.Sprintf(q, "f."+s.spec.Name))
+				if !slices.Equal(got, want) {
+					t.Errorf("%s %s %s: got %v, want %v", col, op, e, got, want)
 				}
 			}
 		}
