@@ -209,7 +209,7 @@ func TestNativeDifferential_cells(t *testing.T) {
 		for _, s := range sets {
 			copyNative(t, db, s)
 		}
-		for q := 0; q < 120; q++ {
+		for q := 0; q < 90; q++ {
 			s := sets[rng.IntN(len(sets))]
 			g := &whereGen{rng: rng, sp: s.spec}
 			seed := rng.Uint64()
