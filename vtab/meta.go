@@ -33,21 +33,29 @@ var metaKinds = map[string]*metaKind{
 	},
 	"tet_datasets": {
 		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
-			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT",
+			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT, " +
+			"table_name TEXT, agg_table TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
-			names := make([]string, ds.Rank())
-			for a := range names {
-				names[a] = ds.DimName(a)
+		rows: func(f *tetcore.File, only *tetcore.Dataset, emit func(...vtab.Value)) {
+			// The tables SetupSQL names for each dataset (see TableNames).
+			tables := map[*tetcore.Dataset]DatasetTables{}
+			for _, t := range TableNames(f) {
+				tables[t.Dataset] = t
 			}
-			attrs := ds.Attrs
-			if attrs == nil {
-				attrs = map[string]string{}
-			}
-			emit(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
-				jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
-				jsonText(attrs))
-		}),
+			eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+				names := make([]string, ds.Rank())
+				for a := range names {
+					names[a] = ds.DimName(a)
+				}
+				attrs := ds.Attrs
+				if attrs == nil {
+					attrs = map[string]string{}
+				}
+				emit(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
+					jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
+					jsonText(attrs), tables[ds].Cells, tables[ds].Agg)
+			})(f, only, emit)
+		},
 	},
 	"tet_dims": {
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
