@@ -295,3 +295,28 @@ func TestNames_hugeSparseExtent(t *testing.T) {
 		t.Errorf("absent chunk: %v %v, want a missing-chunk error", v, err)
 	}
 }
+
+// TestNames_emptyAndNonUTF8 covers names the writer refuses but a reader
+// meets: an empty name (the format allows name_len 0) and bytes that are
+// not UTF-8.
+func TestNames_emptyAndNonUTF8(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, table string }{{"", "_"}, {"\xff\xfe", "\xff\xfe"}} {
+		path := filepath.Join(t.TempDir(), "f.tet")
+		writeSparse(t, path, tc.name, 10, 4, []int64{0, 1, 2})
+		db, err := sql.Open("tetsql", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var table, agg string
+		var n, sum, aggSum int64
+		err = db.QueryRow("SELECT table_name, agg_table FROM tet_datasets WHERE name = ?", tc.name).Scan(&table, &agg)
+		if err == nil {
+			err = db.QueryRow(`SELECT count(*), sum(value), (SELECT sum FROM "` + agg + `") FROM "` + table + `"`).Scan(&n, &sum, &aggSum)
+		}
+		if err != nil || table != tc.table || agg != tc.table+"_agg" || n != 10 || sum != 45 || aggSum != 45 {
+			t.Errorf("%q: tables %q %q, count %d sum %d agg sum %d (%v); want %q, 10, 45", tc.name, table, agg, n, sum, aggSum, err, tc.table)
+		}
+		db.Close()
+	}
+}
