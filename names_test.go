@@ -312,7 +312,7 @@ func TestNames_emptyAndNonUTF8(t *testing.T) {
 		var n, sum, aggSum int64
 		err = db.QueryRow("SELECT table_name, agg_table FROM tet_datasets WHERE name = ?", tc.name).Scan(&table, &agg)
 		if err == nil {
-			err = db.QueryRow(`SELECT count(*), sum(value), (SELECT sum FROM "` + agg + `") FROM "` + table + `"`).Scan(&n, &sum, &aggSum)
+			err = db.QueryRow(`SELECT count(*), sum(value), (SELECT sum FROM "`+agg+`") FROM "`+table+`"`).Scan(&n, &sum, &aggSum)
 		}
 		if err != nil || table != tc.table || agg != tc.table+"_agg" || n != 10 || sum != 45 || aggSum != 45 {
 			t.Errorf("%q: tables %q %q, count %d sum %d agg sum %d (%v); want %q, 10, 45", tc.name, table, agg, n, sum, aggSum, err, tc.table)
