@@ -1,8 +1,11 @@
 package tetsql
 
 import (
+	"context"
 	"database/sql/driver"
 	"time"
+
+	"github.com/tetsql/tetsql/vtab"
 )
 
 // CheckNamedValue implements driver.NamedValueChecker: arguments convert
@@ -45,4 +48,57 @@ func FormatTime(t time.Time) string {
 		return t.Format(clock)
 	}
 	return t.Format(clock + "-07:00")
+}
+
+// newRows wraps SQLite's rows; with Config.TimeLabels it finds the label
+// columns declared as holding times.
+func newRows(inner driver.Rows, c *Conn, ctx context.Context, call *vtab.Call) *rows {
+	r := &rows{inner: inner, c: c, ctx: ctx, call: call}
+	if c.session.TimeLabels {
+		r.times = timeColumns(inner)
+	}
+	return r
+}
+
+// timeColumns returns, per column, the type name a label column of
+// times reports ("DATE" or "DATETIME"), or nil when no column is one.
+// Only a plain reference to the column keeps its declared type: an
+// expression over it, such as upper(time_label), stays TEXT.
+func timeColumns(inner driver.Rows) []string {
+	dt, ok := inner.(driver.RowsColumnTypeDatabaseTypeName)
+	if !ok {
+		return nil
+	}
+	var out []string
+	n := len(inner.Columns())
+	for i := range n {
+		name := ""
+		switch dt.ColumnTypeDatabaseTypeName(i) {
+		case vtab.DeclDateLabels:
+			name = "DATE"
+		case vtab.DeclDateTimeLabels:
+			name = "DATETIME"
+		default:
+			continue
+		}
+		if out == nil {
+			out = make([]string, n)
+		}
+		out[i] = name
+	}
+	return out
+}
+
+// labelTimes replaces the text of time label columns by its time.
+func labelTimes(times []string, dest []driver.Value) {
+	for i, name := range times {
+		if name == "" {
+			continue
+		}
+		if s, ok := dest[i].(string); ok {
+			if t, ok := vtab.ParseLabelTime(s); ok {
+				dest[i] = t
+			}
+		}
+	}
 }

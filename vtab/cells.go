@@ -77,7 +77,7 @@ func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
 	for ax := range t.dims {
 		if ds.Labels != nil && ds.Labels[ax] != nil {
 			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(ds.Labels[ax], a.session != nil && a.session.TimeLabels))
 		}
 	}
 	return t, cols, nil

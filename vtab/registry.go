@@ -111,6 +111,11 @@ type Session struct {
 	// DecodeParallelism is how many goroutines per cursor decode ahead
 	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
 	DecodeParallelism int
+	// TimeLabels declares label columns whose labels all read as dates or
+	// timestamps with the types DeclDateLabels or DeclDateTimeLabels
+	// (TEXT affinity still), so that a driver can deliver them as times.
+	// Set it before creating tables.
+	TimeLabels bool
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex
