@@ -105,6 +105,11 @@ func TestNames_validFilesOpen(t *testing.T) {
 		{"NUL and quotes", []tetcore.DatasetSpec{nulLabels(spec2("a\x00b", "x\x00", `y"]'`)), spec2(`q"u'o]t[e`), spec2("a_b")},
 			map[string][2]string{"a\x00b": {"a_b", "a_b_agg"}, `q"u'o]t[e`: {`q"u'o]t[e`, `q"u'o]t[e_agg`}, "a_b": {"a_b_2", "a_b_2_agg"}},
 			map[string][]string{"a\x00b": {"x_", `y"]'`}}},
+		{"odd characters", []tetcore.DatasetSpec{spec2("a,b)"), spec2("(c"), spec2(" lead "), spec2("tab\tnl\n"), spec2("session=1"),
+			spec2("dataset_id=0"), spec2("température/группа"), spec2("[x]", "x y", "[z]")},
+			map[string][2]string{"a,b)": {"a,b)", "a,b)_agg"}, " lead ": {" lead ", " lead _agg"}, "session=1": {"session=1", "session=1_agg"},
+				"dataset_id=0": {"dataset_id=0", "dataset_id=0_agg"}, "température/группа": {"température/группа", "température/группа_agg"}},
+			map[string][]string{"[x]": {"x y", "[z]"}}},
 		{"dims named like agg columns", []tetcore.DatasetSpec{spec2("p", "min", "max"), spec2("q", "count", "x"), spec2("r", "x", "BY"),
 			spec2("s", "null_count", "x"), spec2("u", "time", "time_label"), spec2("v", "time", "station")},
 			nil, map[string][]string{"p": {"d0", "d1"}, "q": {"d0", "d1"}, "r": {"d0", "d1"}, "s": {"d0", "d1"}, "u": {"d0", "d1"}, "v": {"time", "station"}}},
@@ -250,49 +255,53 @@ func writeSparse(t *testing.T, path string, name string, shape, chunk int64, pre
 	}
 }
 
-// TestNames_hugeSparseExtent: a 2^40-element axis declared with a few
-// chunks opens; queries within the present chunks answer, and a read of
-// an absent chunk fails with a clear error.
+// TestNames_hugeSparseExtent: a 2^40-element axis declared with few
+// chunks present (grids of 2^24 and 2^36 chunks) opens; queries within
+// the present chunks answer, and a read of an absent chunk fails with a
+// clear error.
 func TestNames_hugeSparseExtent(t *testing.T) {
 	t.Parallel()
-	const shape, chunk = int64(1) << 40, int64(1) << 16
-	path := filepath.Join(t.TempDir(), "huge.tet")
-	last := (shape - 1) / chunk
-	writeSparse(t, path, "tet_huge", shape, chunk, []int64{0, last})
-	db, err := sql.Open("tetsql", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	var table, agg string
-	var elements, chunks int64
-	if err := db.QueryRowContext(ctx, "SELECT table_name, agg_table, element_count, chunk_count FROM tet_datasets").Scan(&table, &agg, &elements, &chunks); err != nil {
-		t.Fatal(err)
-	}
-	if table != "_tet_huge" || agg != "_tet_huge_agg" || elements != shape || chunks != shape/chunk {
-		t.Fatalf("tet_datasets: %q %q %d %d", table, agg, elements, chunks)
-	}
-	want := func(lo, hi int64) (n, sum int64) {
-		for i := lo; i < hi; i++ {
-			n, sum = n+1, sum+i%251
+	const shape = int64(1) << 40
+	for _, chunk := range []int64{1 << 16, 1 << 4} {
+		path := filepath.Join(t.TempDir(), "huge.tet")
+		last := (shape - 1) / chunk
+		writeSparse(t, path, "tet_huge", shape, chunk, []int64{0, last})
+		db, err := sql.Open("tetsql", path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return
-	}
-	for _, r := range [][2]int64{{0, 1000}, {shape - 1000, shape}, {chunk - 5, chunk}} {
-		wn, ws := want(r[0], r[1])
-		var n, s int64
-		if err := db.QueryRowContext(ctx, "SELECT count(*), sum(value) FROM _tet_huge WHERE d0 >= ? AND d0 < ?", r[0], r[1]).Scan(&n, &s); err != nil || n != wn || s != ws {
-			t.Errorf("cells [%d, %d): count %d sum %d (%v), want %d %d", r[0], r[1], n, s, err, wn, ws)
+		defer db.Close()
+		ctx := context.Background()
+		var table, agg string
+		var elements, chunks int64
+		if err := db.QueryRowContext(ctx, "SELECT table_name, agg_table, element_count, chunk_count FROM tet_datasets").Scan(&table, &agg, &elements, &chunks); err != nil {
+			t.Fatal(err)
 		}
-		if err := db.QueryRowContext(ctx, "SELECT count, sum FROM _tet_huge_agg WHERE d0 >= ? AND d0 < ?", r[0], r[1]).Scan(&n, &s); err != nil || n != wn || s != ws {
-			t.Errorf("agg [%d, %d): count %d sum %d (%v), want %d %d", r[0], r[1], n, s, err, wn, ws)
+		if table != "_tet_huge" || agg != "_tet_huge_agg" || elements != shape || chunks != shape/chunk {
+			t.Fatalf("tet_datasets: %q %q %d %d", table, agg, elements, chunks)
 		}
-	}
-	var v int64
-	err = db.QueryRowContext(ctx, "SELECT value FROM _tet_huge WHERE d0 = ?", chunk).Scan(&v)
-	if err == nil || !strings.Contains(err.Error(), "not present") {
-		t.Errorf("absent chunk: %v %v, want a missing-chunk error", v, err)
+		want := func(lo, hi int64) (n, sum int64) {
+			for i := lo; i < hi; i++ {
+				n, sum = n+1, sum+i%251
+			}
+			return
+		}
+		span := min(chunk, 1000)
+		for _, r := range [][2]int64{{0, span}, {shape - span, shape}, {chunk - 5, chunk}, {3, 9}} {
+			wn, ws := want(r[0], r[1])
+			var n, s int64
+			if err := db.QueryRowContext(ctx, "SELECT count(*), sum(value) FROM _tet_huge WHERE d0 >= ? AND d0 < ?", r[0], r[1]).Scan(&n, &s); err != nil || n != wn || s != ws {
+				t.Errorf("chunk %d: cells [%d, %d): count %d sum %d (%v), want %d %d", chunk, r[0], r[1], n, s, err, wn, ws)
+			}
+			if err := db.QueryRowContext(ctx, "SELECT count, sum FROM _tet_huge_agg WHERE d0 >= ? AND d0 < ?", r[0], r[1]).Scan(&n, &s); err != nil || n != wn || s != ws {
+				t.Errorf("chunk %d: agg [%d, %d): count %d sum %d (%v), want %d %d", chunk, r[0], r[1], n, s, err, wn, ws)
+			}
+		}
+		var v int64
+		err = db.QueryRowContext(ctx, "SELECT value FROM _tet_huge WHERE d0 = ?", chunk).Scan(&v)
+		if err == nil || !strings.Contains(err.Error(), "not present") {
+			t.Errorf("chunk %d: absent chunk: %v %v, want a missing-chunk error", chunk, v, err)
+		}
 	}
 }
 
