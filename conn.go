@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"time"
 
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -106,7 +107,7 @@ func (c *Conn) QueryContext(ctx context.Context, q string, args []driver.NamedVa
 	if err != nil {
 		return nil, c.fix(ctx, err)
 	}
-	return &rows{inner: r, c: c, ctx: ctx, call: call}, nil
+	return newRows(r, c, ctx, call), nil
 }
 
 // Begin implements driver.Conn.
@@ -161,7 +162,7 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 	if err != nil {
 		return nil, s.c.fix(nil, err)
 	}
-	return &rows{inner: r, c: s.c}, nil
+	return newRows(r, s.c, nil, nil), nil
 }
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	s.c.enter(ctx)
@@ -174,7 +175,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if err != nil {
 		return nil, s.c.fix(ctx, err)
 	}
-	return &rows{inner: r, c: s.c, ctx: ctx, call: call}, nil
+	return newRows(r, s.c, ctx, call), nil
 }
 
 // rows steps SQLite's rows with the query's context entered, so that a
@@ -185,6 +186,7 @@ type rows struct {
 	c     *Conn
 	ctx   context.Context // nil for Query without a context
 	call  *vtab.Call
+	times []string // per column: "" or the type its labels are delivered as (see timeColumns)
 }
 
 func (r *rows) Columns() []string { return r.inner.Columns() }
@@ -195,11 +197,17 @@ func (r *rows) Next(dest []driver.Value) error {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return r.c.fix(r.ctx, err)
 	}
+	if err == nil && r.times != nil {
+		labelTimes(r.times, dest)
+	}
 	return err
 }
 
 // ColumnTypeDatabaseTypeName forwards the declared type of a column.
 func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
+	if r.times != nil && r.times[i] != "" {
+		return r.times[i]
+	}
 	if t, ok := r.inner.(driver.RowsColumnTypeDatabaseTypeName); ok {
 		return t.ColumnTypeDatabaseTypeName(i)
 	}
@@ -208,6 +216,9 @@ func (r *rows) ColumnTypeDatabaseTypeName(i int) string {
 
 // ColumnTypeScanType forwards the scan type of a column.
 func (r *rows) ColumnTypeScanType(i int) reflect.Type {
+	if r.times != nil && r.times[i] != "" {
+		return reflect.TypeFor[time.Time]()
+	}
 	if t, ok := r.inner.(driver.RowsColumnTypeScanType); ok {
 		return t.ColumnTypeScanType(i)
 	}

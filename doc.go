@@ -34,6 +34,10 @@
 //	                    default min(read_ahead, GOMAXPROCS))
 //	cache_budget        bytes of decoded zstd chunks kept per file for later
 //	                    queries, least recently used out (default 0 = none)
+//	time_labels         true: label columns of ISO 8601 dates or timestamps
+//	                    are delivered as time.Time (default false)
+//
+// A time.Time argument binds as ISO 8601 text, see [FormatTime].
 //
 // [NewConnector] takes the same settings as a [Config] struct, and also
 // accepts paths containing ';' or '?'.

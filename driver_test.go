@@ -28,12 +28,12 @@ func TestDSN(t *testing.T) {
 	if err != nil || strings.Join(aliases, ",") != "a,era5,t_9lives_x,a_2" {
 		t.Fatalf("aliases %v %v", aliases, err)
 	}
-	cfg, err = tetsql.ParseDSN(" a.tet ; b.tet ?read_ahead=8&decode_parallelism=3&max_chunk_bytes=1GB")
-	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 {
+	cfg, err = tetsql.ParseDSN(" a.tet ; b.tet ?read_ahead=8&decode_parallelism=3&max_chunk_bytes=1GB&time_labels=1")
+	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 || !cfg.TimeLabels {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism, cache_budget)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism, cache_budget, time_labels)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
@@ -47,6 +47,7 @@ func TestDSN(t *testing.T) {
 		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
 		"a.tet?read_ahead=1;b.tet":                    "DSN options",
 		"a.tet?read_ahead=1&read_ahead=1&read_ahead=": "read_ahead given 3 times",
+		"a.tet?time_labels=maybe":                     `time_labels="maybe": want true or false`,
 	} {
 		cfg, err := tetsql.ParseDSN(bad)
 		if err == nil {

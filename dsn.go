@@ -31,6 +31,12 @@ type Config struct {
 	// repeated selective queries on compressed data skip the decode. With
 	// several databases on one file the largest budget applies.
 	CacheBudget int64
+	// TimeLabels delivers the label columns whose labels are all ISO 8601
+	// dates or timestamps as time.Time (UTC unless the label has a zone),
+	// so that rows.Scan can fill a *time.Time; such a column then scans
+	// into a *string as RFC 3339, not as the label's text. Off by default.
+	// The SQL meaning of the columns does not change: they stay TEXT.
+	TimeLabels bool
 }
 
 // MaxReadAhead is the largest accepted ReadAhead.
@@ -112,6 +118,12 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option cache_budget=%q: want a size such as 256MiB (0 = no cache)", v[0])
 				}
 				cfg.CacheBudget = n
+			case "time_labels":
+				b, err := strconv.ParseBool(strings.TrimSpace(v[0]))
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option time_labels=%q: want true or false", v[0])
+				}
+				cfg.TimeLabels = b
 			default:
 				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
@@ -123,7 +135,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget", "time_labels"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -58,6 +58,9 @@ type arrayTable struct {
 // then a TEXT <dim>_label column per labelled axis.
 func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
 	ds, err := h.File.Dataset(a.dataset)
+	if a.byID {
+		ds, err = datasetByID(h.File, a.datasetID)
+	}
 	if err != nil {
 		return arrayTable{}, nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
@@ -74,22 +77,27 @@ func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
 	for ax := range t.dims {
 		if ds.Labels != nil && ds.Labels[ax] != nil {
 			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" TEXT")
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(ds.Labels[ax], a.session != nil && a.session.TimeLabels))
 		}
 	}
 	return t, cols, nil
 }
 
-// cellsColumns returns the axis column names: the footer's dim_names when
-// they make distinct, non-clashing columns, else d0, d1, ….
+// cellsColumns returns the axis column names of the dataset's cells and
+// aggregate tables: the footer's dim_names (a NUL byte, which SQL text
+// cannot carry, replaced by "_") when they make distinct columns that
+// clash with no other column of either table, else d0, d1, ….
 func cellsColumns(ds *tetcore.Dataset) []string {
 	names := make([]string, ds.Rank())
-	seen := map[string]bool{"value": true, "rowid": true}
+	seen := map[string]bool{"rowid": true}
+	for _, n := range reservedColumns {
+		seen[n] = true
+	}
 	ok := ds.DimNames != nil
 	for a := range names {
-		names[a] = ds.DimName(a)
+		names[a] = strings.ReplaceAll(ds.DimName(a), "\x00", "_")
 		for _, n := range []string{names[a], names[a] + "_label"} {
-			k := strings.ToLower(n)
+			k := asciiLower(n)
 			if seen[k] || n == "" {
 				ok = false
 			}
@@ -103,6 +111,10 @@ func cellsColumns(ds *tetcore.Dataset) []string {
 	}
 	return names
 }
+
+// reservedColumns are the columns after the dims and labels: the cells
+// table's value, and the aggregate table's results and hidden by.
+var reservedColumns = append([]string{"value", "by"}, aggResults...)
 
 func newCells(ctx vtab.Context, a tableArgs, h *Handle) (*cellsTable, error) {
 	at, cols, err := newArrayTable(a, h)

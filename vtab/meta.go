@@ -33,21 +33,29 @@ var metaKinds = map[string]*metaKind{
 	},
 	"tet_datasets": {
 		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
-			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT",
+			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT, " +
+			"table_name TEXT, agg_table TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
-			names := make([]string, ds.Rank())
-			for a := range names {
-				names[a] = ds.DimName(a)
+		rows: func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
+			// The tables SetupSQL names for each dataset (see TableNames).
+			tables := map[*tetcore.Dataset]DatasetTables{}
+			for _, t := range TableNames(f) {
+				tables[t.Dataset] = t
 			}
-			attrs := ds.Attrs
-			if attrs == nil {
-				attrs = map[string]string{}
-			}
-			emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
-				jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
-				jsonText(attrs))
-		}),
+			eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+				names := make([]string, ds.Rank())
+				for a := range names {
+					names[a] = ds.DimName(a)
+				}
+				attrs := ds.Attrs
+				if attrs == nil {
+					attrs = map[string]string{}
+				}
+				emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
+					jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
+					jsonText(attrs), tables[ds].Cells, nullIfEmpty(tables[ds].Agg))
+			})(f, only, emit)
+		},
 	},
 	"tet_dims": {
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
@@ -255,3 +263,11 @@ func (c *metaCursor) Column(col int) (vtab.Value, error) {
 }
 func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { return nil }
+
+// nullIfEmpty is s, or NULL for "" (a table that was not created).
+func nullIfEmpty(s string) vtab.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 package vtab
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,11 +24,57 @@ func Register() error {
 	return registerErr
 }
 
+// module is the module as the fallback binding (modernc's vtab package)
+// sees it.
 type module struct{}
 
-func (module) Create(ctx vtab.Context, args []string) (vtab.Table, error) { return connect(ctx, args) }
+func (module) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
+	return copyArgs(connect(ctx, args))
+}
 func (module) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return connect(ctx, args)
+	return copyArgs(connect(ctx, args))
+}
+
+// VolatileArgs makes modernc read TEXT arguments of Filter with their
+// length: by default it reads them as C strings, which cuts a label or
+// dataset name at its first NUL byte and would select the wrong one.
+// Volatile values alias SQLite's memory, so copyArgsCursor copies them
+// before the tables (which may keep them) see them.
+func (module) VolatileArgs() bool { return true }
+
+// copyArgsTable hands out cursors that copy volatile Filter arguments.
+type copyArgsTable struct {
+	vtab.Table
+	vtab.Updater
+}
+
+func copyArgs(t vtab.Table, err error) (vtab.Table, error) {
+	if err != nil {
+		return nil, err
+	}
+	return copyArgsTable{t, t.(vtab.Updater)}, nil
+}
+
+func (t copyArgsTable) Open() (vtab.Cursor, error) {
+	c, err := t.Table.Open()
+	if err != nil {
+		return nil, err
+	}
+	return copyArgsCursor{c}, nil
+}
+
+type copyArgsCursor struct{ vtab.Cursor }
+
+func (c copyArgsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
+	for i, v := range vals {
+		switch x := v.(type) {
+		case string:
+			vals[i] = strings.Clone(x)
+		case []byte:
+			vals[i] = bytes.Clone(x)
+		}
+	}
+	return c.Cursor.Filter(idxNum, idxStr, vals)
 }
 
 // tableArgs are the parsed USING tet(...) arguments.
@@ -35,11 +82,14 @@ type tableArgs struct {
 	schema, table string
 	path, kind    string
 	dataset       string
+	datasetID     int // with byID: the dataset's directory position
+	byID          bool
 	session       *Session
 }
 
 // parseArgs reads argv: module, schema, table, then path, kind,
-// [dataset], [session=N].
+// [dataset], [session=N]. The dataset may also be given unquoted as
+// dataset_id=N (its directory position), for names SQL text cannot carry.
 func parseArgs(args []string) (tableArgs, error) {
 	var a tableArgs
 	if len(args) < 3 {
@@ -57,6 +107,14 @@ func parseArgs(args []string) (tableArgs, error) {
 			a.session = lookupSession(id)
 			continue
 		}
+		if strings.HasPrefix(s, "dataset_id=") {
+			id, err := strconv.Atoi(s[len("dataset_id="):])
+			if err != nil || id < 0 || a.byID {
+				return a, fmt.Errorf("tet: table %q: bad argument %q", a.table, s)
+			}
+			a.datasetID, a.byID = id, true
+			continue
+		}
 		user = append(user, unquote(s))
 	}
 	usage := "usage: CREATE VIRTUAL TABLE t USING tet('file.tet', kind [, 'dataset']) with kind cells, agg, or a tet_ metadata table"
@@ -65,13 +123,17 @@ func parseArgs(args []string) (tableArgs, error) {
 	}
 	a.path, a.kind = user[0], user[1]
 	switch {
+	case (a.kind == "cells" || a.kind == "agg") && a.byID:
+		if len(user) != 2 {
+			return a, fmt.Errorf("tet: table %q: kind %s takes a dataset name or dataset_id, not both; %s", a.table, a.kind, usage)
+		}
 	case a.kind == "cells" || a.kind == "agg":
 		if len(user) != 3 {
 			return a, fmt.Errorf("tet: table %q: kind %s needs a dataset name; %s", a.table, a.kind, usage)
 		}
 		a.dataset = user[2]
 	case metaKinds[a.kind] != nil:
-		if len(user) != 2 {
+		if len(user) != 2 || a.byID {
 			return a, fmt.Errorf("tet: table %q: kind %s takes no dataset; %s", a.table, a.kind, usage)
 		}
 	default:

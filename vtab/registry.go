@@ -111,14 +111,26 @@ type Session struct {
 	// DecodeParallelism is how many goroutines per cursor decode ahead
 	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
 	DecodeParallelism int
+	// TimeLabels declares label columns whose labels all read as dates or
+	// timestamps with the types DeclDateLabels or DeclDateTimeLabels
+	// (TEXT affinity still), so that a driver can deliver them as times.
+	// Set it before creating tables.
+	TimeLabels bool
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex
-	scans []ScanStats
+	scans []ScanStats // ring of the newest MaxKeptScans scans, oldest at head
+	head  int
 	last  ScanStats
 	any   bool
 	err   error // last cursor read error, see TakeError
 }
+
+// MaxKeptScans is how many finished scans a session keeps between two
+// TakeScans calls; past it the oldest are dropped, so TakeScans always
+// returns the newest ones (a program that never reads them keeps bounded
+// memory).
+const MaxKeptScans = 1024
 
 var sessions = struct {
 	sync.Mutex
@@ -156,19 +168,23 @@ func (s *Session) record(st ScanStats) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.scans) < 1024 {
+	if len(s.scans) < MaxKeptScans {
 		s.scans = append(s.scans, st)
+	} else {
+		s.scans[s.head] = st
+		s.head = (s.head + 1) % len(s.scans)
 	}
 	s.last, s.any = st, true
 }
 
 // TakeScans returns the scans recorded since the previous call and
-// forgets them (the CLI prints them after each statement).
+// forgets them (the CLI prints them after each statement), oldest first:
+// at most the newest MaxKeptScans.
 func (s *Session) TakeScans() []ScanStats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := s.scans
-	s.scans = nil
+	out := append(s.scans[s.head:len(s.scans):len(s.scans)], s.scans[:s.head]...)
+	s.scans, s.head = nil, 0
 	return out
 }
 

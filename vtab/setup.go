@@ -2,15 +2,14 @@ package vtab
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tetsql/tetsql/tetcore"
 )
 
 // SetupSQL returns the statements that attach the file at path, already
 // opened as f, as schema alias on one connection: an in-memory schema
-// holding the metadata tables and one cells table per dataset. session
-// may be nil.
+// holding the metadata tables, one cells table and one aggregate table
+// per dataset, named by [TableNames]. session may be nil.
 func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
 	sess := ""
 	if session != nil {
@@ -22,23 +21,29 @@ func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
 	for _, m := range MetaTables {
 		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s%s)", q, m, ModuleName, p, m, sess))
 	}
-	names := map[string]bool{}
-	for _, ds := range f.Datasets {
-		names[strings.ToLower(ds.Name)] = true
-	}
-	for _, ds := range f.Datasets {
-		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, cells, %s%s)",
-			q, quoteIdent(ds.Name), ModuleName, p, quoteString(ds.Name), sess))
-	}
-	// The companion X_agg of each dataset X, unless a dataset or a
-	// metadata table already has that name.
-	for _, ds := range f.Datasets {
-		agg := ds.Name + "_agg"
-		if names[strings.ToLower(agg)] || strings.HasPrefix(strings.ToLower(agg), "tet_") {
-			continue
+	names := TableNames(f)
+	for _, kind := range []string{"cells", "agg"} {
+		for _, n := range names {
+			table := n.Cells
+			if kind == "agg" {
+				table = n.Agg
+			}
+			if table == "" {
+				continue // a dataset named X_agg suppresses X's companion
+			}
+			stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s, %s%s)",
+				q, quoteIdent(table), ModuleName, p, kind, datasetArg(n.Dataset), sess))
 		}
-		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, agg, %s%s)",
-			q, quoteIdent(agg), ModuleName, p, quoteString(ds.Name), sess))
 	}
 	return stmts
+}
+
+// datasetArg names a dataset in the module arguments: by its name as a
+// string literal, or, for a name SQL text cannot carry, by its position
+// in the directory (dataset_id=N).
+func datasetArg(ds *tetcore.Dataset) string {
+	if sqlSafe(ds.Name) {
+		return quoteString(ds.Name)
+	}
+	return fmt.Sprintf("dataset_id=%d", ds.ID)
 }

@@ -54,6 +54,7 @@ func displayPath(p string) string {
 // dataset is one row of tet_datasets, decoded.
 type dataset struct {
 	name, dtype               string
+	table, agg                string // the tables' names (tet_datasets.table_name, agg_table)
 	shape, chunk              []int64
 	chunks, raw, stored, elts int64
 }
@@ -85,9 +86,10 @@ func (s *Shell) dotDatasets(ctx context.Context, args []string) error {
 func (s *Shell) catalog(ctx context.Context, w io.Writer, sc schemaInfo) error {
 	q := quoteIdent(sc.name)
 	var dss []dataset
-	err := s.queryRows(ctx, "SELECT name, dtype, shape, chunk_shape, chunk_count, raw_bytes, stored_bytes, element_count FROM "+q+".tet_datasets",
+	err := s.queryRows(ctx, "SELECT name, dtype, shape, chunk_shape, chunk_count, raw_bytes, stored_bytes, element_count, table_name, agg_table FROM "+q+".tet_datasets",
 		func(v []any) error {
-			d := dataset{name: str(v[0]), dtype: str(v[1]), chunks: num(v[4]), raw: num(v[5]), stored: num(v[6]), elts: num(v[7])}
+			d := dataset{name: str(v[0]), dtype: str(v[1]), chunks: num(v[4]), raw: num(v[5]), stored: num(v[6]), elts: num(v[7]),
+				table: str(v[8]), agg: str(v[9])}
 			json.Unmarshal([]byte(str(v[2])), &d.shape)
 			json.Unmarshal([]byte(str(v[3])), &d.chunk)
 			dss = append(dss, d)
@@ -114,6 +116,14 @@ func (s *Shell) catalog(ctx context.Context, w io.Writer, sc schemaInfo) error {
 			fmt.Fprintf(w, " (%s)", codecs)
 		}
 		fmt.Fprintln(w)
+		if d.table != d.name || d.agg != d.name+"_agg" {
+			// The name clashed with a rule of SQLite's or ours (docs/SQL.md, Table names).
+			if d.agg == "" {
+				fmt.Fprintf(w, "    table %s (no aggregate table: a dataset is named %s)\n", quoteIfNeeded(d.table), quoteIfNeeded(d.table+"_agg"))
+			} else {
+				fmt.Fprintf(w, "    tables %s, %s\n", quoteIfNeeded(d.table), quoteIfNeeded(d.agg))
+			}
+		}
 		err := s.queryRows(ctx, "SELECT axis, name, size, chunk_size, labeled FROM "+q+".tet_dims WHERE dataset = ? ORDER BY axis",
 			func(v []any) error {
 				line := fmt.Sprintf("    %-10s size %-8d chunk %-6d", str(v[1]), num(v[2]), num(v[3]))
