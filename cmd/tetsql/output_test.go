@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -181,7 +183,7 @@ func TestBinary_outputNewFile(t *testing.T) {
 	noTemps(t, dir)
 }
 
-// TestBinary_outputSignals: a run stopped by Ctrl-C (SIGINT) or SIGTERM
+// TestBinary_outputSignals: a run stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP
 // while its statement runs leaves the output file as it was and no
 // temporary file.
 func TestBinary_outputSignals(t *testing.T) {
@@ -191,7 +193,7 @@ func TestBinary_outputSignals(t *testing.T) {
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
 		t.Run(tt.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()

@@ -29,6 +29,10 @@ const (
 	exitInterrupted = 130
 )
 
+// errAborted ends the shell's output files when run does not reach its
+// normal end.
+var errAborted = errors.New("aborted")
+
 // run is the whole command: it returns the exit status. stdin, stdout
 // and stderr are the process's streams, or buffers in tests (which are
 // never terminals).
@@ -100,6 +104,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %s\nTry 'tetsql --help'.\n", repl.Message(err))
 		return exitUsage
 	}
+	// Should anything below panic, no temporary output file stays
+	// behind (a no-op after the CloseAfter below).
+	defer sh.CloseAfter(errAborted)
 	err = session(ctx, sh, o, stdin, stdout, interactive, inTTY && outTTY)
 	if cerr := sh.CloseAfter(err); err == nil {
 		err = cerr
