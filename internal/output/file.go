@@ -103,6 +103,9 @@ func createTemp(target string, perm fs.FileMode) (*os.File, string, error) {
 	if dir == "" {
 		dir = "."
 	}
+	if len(base) > 200 { // room for the dot and suffix within NAME_MAX
+		base = base[:200]
+	}
 	for range 100 {
 		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)

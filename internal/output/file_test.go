@@ -133,3 +133,21 @@ func TestRemoveTemps(t *testing.T) {
 		t.Errorf("target %q", b)
 	}
 }
+
+// TestFile_longName: a target name near NAME_MAX still gets a temporary
+// name that fits.
+func TestFile_longName(t *testing.T) {
+	t.Parallel()
+	target := filepath.Join(t.TempDir(), strings.Repeat("n", 250)+".csv")
+	f, err := output.CreateFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("x"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "x" {
+		t.Errorf("target %q", b)
+	}
+}
