@@ -84,10 +84,13 @@ func (s *Shell) query(ctx context.Context, q string) error {
 	if k.kind == sinkOnce {
 		aerr = s.closeSink(k, false)
 	}
-	if err != nil {
+	switch {
+	case err == nil:
+		return aerr
+	case aerr == nil:
 		return err
 	}
-	return aerr
+	return errors.Join(err, aerr)
 }
 
 // statement runs q and writes its result set, if it has columns, to k

@@ -35,6 +35,7 @@ type sink struct {
 	kind   sinkKind
 	wrote  int  // statements whose results were written completely
 	failed bool // a statement failed while this was the output
+	broken bool // a failed statement's output could not be cut off
 }
 
 // openSink starts an output file for path after checking that it is
@@ -57,7 +58,11 @@ func (s *Shell) openSink(path string, kind sinkKind) (*sink, error) {
 func (k *sink) after(off int64, results bool, err error) error {
 	if err != nil {
 		k.failed = true
-		return k.file.Rewind(off)
+		if rerr := k.file.Rewind(off); rerr != nil {
+			k.broken = true // never commit the partial rows
+			return rerr
+		}
+		return nil
 	}
 	if results {
 		k.wrote++
@@ -65,7 +70,7 @@ func (k *sink) after(off int64, results bool, err error) error {
 	return nil
 }
 
-// close ends the sink: it replaces the target or discards the results
+// closeSink ends the sink: it replaces the target or discards the results
 // according to its kind. runFailed tells that the run ends with an
 // error (what sinkWhole needs to know).
 func (s *Shell) closeSink(k *sink, runFailed bool) error {
@@ -78,6 +83,7 @@ func (s *Shell) closeSink(k *sink, runFailed bool) error {
 	case sinkWhole:
 		keep = !k.failed && !runFailed
 	}
+	keep = keep && !k.broken
 	if !keep {
 		if k.kind == sinkSession && k.failed && !k.file.Direct() {
 			fmt.Fprintf(s.opt.Stderr, "note: %s left unchanged: no statement succeeded since .output\n", k.path)
