@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -165,8 +166,7 @@ func TestBinary_outputNewFile(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	sameContent(t, out, []byte("a\n1\n"), "new file")
-	umask := syscall.Umask(0o22)
-	syscall.Umask(umask)
+	umask := processUmask()
 	if fi, _ := os.Stat(out); fi.Mode().Perm() != 0o666&^os.FileMode(umask) {
 		t.Errorf("mode %v, umask %o", fi.Mode().Perm(), umask)
 	}
@@ -230,4 +230,21 @@ func TestBinary_outputSignals(t *testing.T) {
 			noTemps(t, dir)
 		})
 	}
+}
+
+// processUmask reads the umask without changing it (other tests run in
+// parallel), from /proc on Linux; elsewhere it sets and restores it.
+func processUmask() int {
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+				if n, err := strconv.ParseInt(strings.TrimSpace(v), 8, 32); err == nil {
+					return int(n)
+				}
+			}
+		}
+	}
+	u := syscall.Umask(0o22)
+	syscall.Umask(u)
+	return u
 }
