@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/tetsql/tetsql/vtab"
@@ -239,11 +240,17 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 		return fmt.Errorf("tetsql: open %s: %w", path, err)
 	}
 	defer h.Close() // the tables hold their own references
+	attached := false
 	for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.File, c.session) {
 		if _, err := c.exec(ctx, stmt); err != nil {
-			c.exec(ctx, "DETACH DATABASE "+alias)
+			// Undo only an ATTACH of ours: when the ATTACH itself fails
+			// (the alias is taken), the schema is someone else's.
+			if attached {
+				c.exec(context.Background(), "DETACH DATABASE "+alias)
+			}
 			return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
 		}
+		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 	}
 	return nil
 }

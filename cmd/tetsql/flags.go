@@ -46,7 +46,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.header, "header", true, "header row in csv and tsv")
 	noHeader := fs.Bool("no-header", false, "no header row in csv and tsv")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
-	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE`; its extension (.csv .json .jsonl .md .tsv) picks the mode unless --mode is given")
+	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv) picks the mode unless --mode is given")
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 256MiB (default 1GiB)")

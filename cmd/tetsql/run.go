@@ -29,6 +29,10 @@ const (
 	exitInterrupted = 130
 )
 
+// errAborted ends the shell's output files when run does not reach its
+// normal end.
+var errAborted = errors.New("aborted")
+
 // run is the whole command: it returns the exit status. stdin, stdout
 // and stderr are the process's streams, or buffers in tests (which are
 // never terminals).
@@ -83,6 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
 	opt := repl.Options{Mode: o.mode, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats,
 		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Width: termWidth(stdout)}
+	defer onTerminate()()
 	if interactive {
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, os.Interrupt)
@@ -90,17 +95,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Interrupts = sigs
 	} else {
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+		ctx, stop = context.WithCancel(ctx)
 		defer stop()
-		go func() { <-ctx.Done(); stop() }() // a second Ctrl-C kills
+		defer onInterrupt(stop)()
 	}
 	sh, err := repl.New(conn, opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %s\nTry 'tetsql --help'.\n", repl.Message(err))
 		return exitUsage
 	}
+	// Should anything below panic, no temporary output file stays
+	// behind (a no-op after the CloseAfter below).
+	defer sh.CloseAfter(errAborted)
 	err = session(ctx, sh, o, stdin, stdout, interactive, inTTY && outTTY)
-	if cerr := sh.Close(); err == nil {
+	if cerr := sh.CloseAfter(err); err == nil {
 		err = cerr
 	}
 	switch {
@@ -122,7 +130,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // from stdin.
 func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout io.Writer, interactive, editing bool) error {
 	if o.output != "" {
-		if err := sh.SetOutput(o.output); err != nil {
+		// In a script run the file is replaced only if the whole run
+		// succeeds; in the shell it is kept like a .output file.
+		set := sh.SetOutputWhole
+		if interactive {
+			set = sh.SetOutput
+		}
+		if err := set(o.output); err != nil {
 			return err
 		}
 	}

@@ -83,7 +83,7 @@ func init() {
 		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv and tsv (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
 		{name: "nullvalue", args: "TEXT", help: "text shown for NULL", min: 1, max: 1, run: (*Shell).dotNull},
 		{name: "output", args: "[FILE]", help: "send results to FILE (mode from .csv/.json/.jsonl/.md/.tsv), or back to stdout", max: 1, run: (*Shell).dotOutput},
-		{name: "once", args: "FILE", help: "send the next statement's results to FILE", min: 1, max: 1, run: (*Shell).dotOnce},
+		{name: "once", args: "FILE", help: "send the next statement's results to FILE (replaced only if it succeeds)", min: 1, max: 1, run: (*Shell).dotOnce},
 		{name: "timer", args: "on|off", help: "print the run time of each statement", min: 1, max: 1, run: (*Shell).dotTimer},
 		{name: "stats", args: "on|off", help: "print chunks/rows/bytes of each scan after each statement", min: 1, max: 1, run: (*Shell).dotStats},
 		{name: "read", args: "FILE", help: "run the SQL and dot commands in FILE", min: 1, max: 1, run: (*Shell).dotRead},

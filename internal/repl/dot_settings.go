@@ -72,12 +72,12 @@ func (s *Shell) dotOutput(_ context.Context, args []string) error {
 }
 
 func (s *Shell) dotOnce(_ context.Context, args []string) error {
-	k, err := openSink(args[0])
+	k, err := s.openSink(args[0], sinkOnce)
 	if err != nil {
 		return err
 	}
-	if s.once != nil {
-		s.once.close()
+	if s.once != nil { // a .once no statement used: discarded
+		s.closeSink(s.once, false)
 	}
 	s.once = k
 	return nil
@@ -118,22 +118,27 @@ func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 	if _, err := os.Stat(path); err != nil {
 		return err
 	}
+	used, err := s.schemas(ctx)
+	if err != nil {
+		return err
+	}
+	taken := map[string]bool{"main": true, "temp": true}
+	for _, u := range used {
+		taken[strings.ToLower(u.name)] = true
+	}
+	// A taken alias is refused before anything is opened: the session
+	// stays as it was (SQLite's ATTACH would refuse it too).
+	if alias != "" && taken[strings.ToLower(alias)] {
+		return fmt.Errorf("alias %q is already in use; choose another: .open %s AS OTHER", alias, path)
+	}
 	if alias == "" {
-		used, err := s.schemas(ctx)
-		if err != nil {
-			return err
-		}
-		taken := map[string]bool{"main": true, "temp": true}
-		for _, u := range used {
-			taken[strings.ToLower(u.name)] = true
-		}
 		base := tetsql.DefaultAlias(path)
 		alias = base
 		for n := 2; taken[strings.ToLower(alias)]; n++ {
 			alias = fmt.Sprintf("%s_%d", base, n)
 		}
 	}
-	err := s.conn.Raw(func(dc any) error {
+	err = s.conn.Raw(func(dc any) error {
 		c, ok := dc.(*tetsql.Conn)
 		if !ok {
 			return errors.New(".open needs a tetsql connection")

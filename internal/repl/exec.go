@@ -63,33 +63,56 @@ func (s *Shell) guard(ctx context.Context, fn func(context.Context) error) error
 	return err
 }
 
-// query runs q and writes its result set, if it has columns.
+// query runs q with its results going to the current output and
+// settles that output's file: a .once file is replaced or discarded
+// now, a .output file cut back to before q if q failed.
 func (s *Shell) query(ctx context.Context, q string) error {
 	k := s.once
 	s.once = nil
-	if k != nil {
-		defer k.close()
+	if k == nil {
+		k = s.out
 	}
+	var off int64
+	if k != nil {
+		off = k.file.Offset()
+	}
+	results, err := s.statement(ctx, q, k)
+	if k == nil {
+		return err
+	}
+	aerr := k.after(off, results || k.kind == sinkOnce, err)
+	if k.kind == sinkOnce {
+		aerr = s.closeSink(k, false)
+	}
+	switch {
+	case err == nil:
+		return aerr
+	case aerr == nil:
+		return err
+	}
+	return errors.Join(err, aerr)
+}
+
+// statement runs q and writes its result set, if it has columns, to k
+// (nil = standard output); results tells whether it had one.
+func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool, err error) {
 	rows, err := s.conn.QueryContext(ctx, q)
 	if err != nil {
-		return interrupted(ctx, err)
+		return false, interrupted(ctx, err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return err
+		return false, err
 	}
 	if len(cols) == 0 { // DDL, DML, ATTACH, …: run to completion
 		for rows.Next() {
 		}
-		return interrupted(ctx, rows.Err())
-	}
-	if k == nil {
-		k = s.out
+		return false, interrupted(ctx, rows.Err())
 	}
 	w, prog, err := s.writer(k)
 	if err != nil {
-		return err
+		return true, err
 	}
 	_, err = output.Copy(w, rows)
 	cerr := w.Close()
@@ -97,9 +120,9 @@ func (s *Shell) query(ctx context.Context, q string) error {
 		prog.Done()
 	}
 	if err != nil {
-		return interrupted(ctx, err)
+		return true, interrupted(ctx, err)
 	}
-	return cerr
+	return true, cerr
 }
 
 // interrupted maps the error of a cancelled statement to ErrInterrupted
@@ -120,7 +143,7 @@ func (s *Shell) writer(k *sink) (output.Writer, *output.Progress, error) {
 	var prog *output.Progress
 	switch {
 	case k != nil:
-		dst, mode = k.f, k.mode
+		dst, mode = k.file, k.mode
 		if s.opt.StderrTerminal {
 			prog = output.NewProgress(s.opt.Stderr)
 			dst = prog.CountBytes(dst)

@@ -55,11 +55,12 @@ type Shell struct {
 	null     string
 	timer    bool
 	stats    bool
-	out      *sink // .output destination; nil = Stdout
-	once     *sink // .once destination for the next statement
-	depth    int   // .read nesting
-	interact bool  // inside Interactive
-	guarded  bool  // a statement runs under guard
+	out      *sink   // .output destination; nil = Stdout
+	once     *sink   // .once destination for the next statement
+	depth    int     // .read nesting
+	scripts  []input // scripts read (never an output)
+	interact bool    // inside Interactive
+	guarded  bool    // a statement runs under guard
 }
 
 // New returns a shell on conn, which must stay open until Close.
@@ -93,36 +94,54 @@ func IsUsage(err error) bool {
 	return errors.As(err, &u)
 }
 
-// SetOutput sends results to the file at path from now on (the -o flag
-// and .output); "" or "-" means back to standard output.
-func (s *Shell) SetOutput(path string) error {
-	if s.out != nil {
-		if err := s.out.close(); err != nil {
-			s.out = nil
+// SetOutput sends results to the file at path from now on (.output);
+// "" or "-" means back to standard output. The file is written under a
+// temporary name and replaces path when output is switched again or the
+// shell closes, holding the results of the statements that succeeded;
+// if none did, path is left as it was. A path that is one of the
+// session's inputs is refused (ErrOutputIsInput). When the new file
+// cannot be opened, the current output stays.
+func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSession) }
+
+// SetOutputWhole is SetOutput for the results of a whole run (-o in a
+// script run): path is replaced only if the run ends without an error,
+// that is, if CloseAfter gets nil or ErrQuit.
+func (s *Shell) SetOutputWhole(path string) error { return s.setOutput(path, sinkWhole) }
+
+func (s *Shell) setOutput(path string, kind sinkKind) error {
+	var next *sink
+	if path != "" && path != "-" {
+		k, err := s.openSink(path, kind)
+		if err != nil {
 			return err
 		}
-		s.out = nil
+		next = k
 	}
-	if path == "" || path == "-" {
-		return nil
+	var err error
+	if s.out != nil {
+		err = s.closeSink(s.out, false)
 	}
-	k, err := openSink(path)
-	if err != nil {
-		return err
-	}
-	s.out = k
-	return nil
+	s.out = next
+	return err
 }
 
-// Close closes any output file; its error reports a failed final write.
-func (s *Shell) Close() error {
+// Close closes any output file as at the normal end of a session; its
+// error reports a failed final write.
+func (s *Shell) Close() error { return s.CloseAfter(nil) }
+
+// CloseAfter closes any output file at the end of a run that ended with
+// runErr: a pending .once file is discarded, a .output file replaces its
+// target if a statement succeeded, a SetOutputWhole file only if runErr
+// is nil or ErrQuit.
+func (s *Shell) CloseAfter(runErr error) error {
+	failed := runErr != nil && !errors.Is(runErr, ErrQuit)
 	var errs []error
 	if s.once != nil {
-		errs = append(errs, s.once.close())
+		errs = append(errs, s.closeSink(s.once, failed))
 		s.once = nil
 	}
 	if s.out != nil {
-		errs = append(errs, s.out.close())
+		errs = append(errs, s.closeSink(s.out, failed))
 		s.out = nil
 	}
 	return errors.Join(errs...)
@@ -156,6 +175,9 @@ func isDot(line string) bool {
 // first error, which it returns prefixed with name and the line number
 // ("q.sql:3: …"). A last statement without ';' runs too.
 func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
+	if err := s.addScript(r, name); err != nil {
+		return err
+	}
 	lr := NewScanner(r)
 	var buf Buffer
 	lineNo, stmtLine := 0, 0

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// runInteractive runs the built command in dir with a pseudo-terminal
+// as stdin (so it is the interactive shell, which carries on after an
+// error) and pipes as stdout and stderr, types lines and then Ctrl-D,
+// and returns the exit status and output.
+func runInteractive(t *testing.T, dir string, lines []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(tetsqlBin, args...)
+	cmd.Dir = dir
+	cmd.Stdin = slave
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		t.Fatal(err)
+	}
+	slave.Close()
+	go io.Copy(io.Discard, master) // the terminal's echo
+	// Ctrl-D (VEOF) at the start of a line ends the input.
+	master.WriteString(strings.Join(lines, "\n") + "\n\x04")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("shell still running; stderr %q", errb.String())
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
