@@ -9,18 +9,30 @@ import (
 
 // Open opens path read-only, maps it into memory once and parses it.
 // The file descriptor is closed right away; the mapping lives until Close.
+//
+// Only regular files are opened: a FIFO, socket, device or directory is
+// refused (ErrNotRegular) before anything could block on it. The path is
+// checked with stat first and opened non-blocking, and the opened file is
+// checked again, so a FIFO swapped in between cannot hang the caller.
 func Open(path string, opts ...Option) (*File, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("tetcore: %w", err)
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("tetcore: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("tetcore: %s: not a regular file", path)
+		return nil, notRegular(path, st)
+	}
+	fh, err := openNonBlocking(path)
+	if err != nil {
+		return nil, fmt.Errorf("tetcore: %w", err)
+	}
+	defer fh.Close()
+	st, err = fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tetcore: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(path, st)
 	}
 	var data []byte
 	var unmap func() error
@@ -38,6 +50,27 @@ func Open(path string, opts ...Option) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f.path, f.unmap = path, unmap
+	f.path, f.unmap, f.ident = path, unmap, identOf(st)
 	return f, nil
+}
+
+func notRegular(path string, st os.FileInfo) error {
+	return fmt.Errorf("tetcore: %s is a %s, not a regular file: %w", path, kindOf(st.Mode()), ErrNotRegular)
+}
+
+// kindOf names a non-regular file type for error messages.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeNamedPipe != 0:
+		return "FIFO (named pipe)"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeCharDevice != 0:
+		return "character device"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }

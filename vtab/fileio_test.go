@@ -1,0 +1,183 @@
+//go:build unix
+
+package vtab_test
+
+import (
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// writeF64 writes a one-dataset file "v" of f64 values (shape n, chunks
+// of chunk elements, codec) to a temporary name and renames it to path,
+// as a careful writer replacing a file does. It returns the values' sum.
+func writeF64(t testing.TB, path string, n, chunk int64, codec tetcore.Codec, value func(i int64) float64) float64 {
+	t.Helper()
+	tmp := path + ".tmp"
+	sum := writeF64At(t, tmp, n, chunk, codec, value)
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+func writeF64At(t testing.TB, path string, n, chunk int64, codec tetcore.Codec, value func(i int64) float64) float64 {
+	t.Helper()
+	w, err := tetcore.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F64, Shape: []int64{n}, ChunkShape: []int64{chunk}, Codec: codec}
+	if err := w.AddDataset(spec); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 8*n)
+	var sum float64
+	for i := range n {
+		x := value(i)
+		sum += x
+		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(x))
+	}
+	if err := w.WriteDataset(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// sumOf runs SELECT sum(value) and returns the sum or the error.
+func sumOf(db *sql.DB, alias string) (float64, error) {
+	var s float64
+	err := db.QueryRow(`SELECT sum(value) FROM ` + alias + `.v`).Scan(&s)
+	return s, err
+}
+
+// TestChangedFile_neverMixes replaces a file that a database has mapped
+// (renamed over, and rewritten in place at the same size): the next
+// statement on the old database fails with "file changed on disk" instead
+// of reading old and new bytes, and a database opened afterwards reads
+// the new file, not the registry's stale mapping.
+func TestChangedFile_neverMixes(t *testing.T) {
+	const n, chunk = 4096, 512
+	cases := []struct {
+		name    string
+		replace func(t *testing.T, path string) float64
+	}{
+		{"rename over", func(t *testing.T, path string) float64 {
+			return writeF64(t, path, n, chunk, tetcore.CodecRaw, func(i int64) float64 { return float64(2 * i) })
+		}},
+		{"rewrite in place", func(t *testing.T, path string) float64 {
+			other := filepath.Join(t.TempDir(), "other.tet")
+			sum := writeF64At(t, other, n, chunk, tetcore.CodecRaw, func(i int64) float64 { return float64(3 * i) })
+			b, err := os.ReadFile(other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(20 * time.Millisecond)                    // past the file system's timestamp granularity
+			if err := os.WriteFile(path, b, 0o644); err != nil { // O_TRUNC, same inode
+				t.Fatal(err)
+			}
+			return sum
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f.tet")
+			oldSum := writeF64(t, path, n, chunk, tetcore.CodecRaw, func(i int64) float64 { return float64(i) })
+			db, _ := openDB(t, map[string]string{"a": path})
+			if got, err := sumOf(db, "a"); err != nil || got != oldSum {
+				t.Fatalf("before: %v %v, want %v", got, err, oldSum)
+			}
+			newSum := tc.replace(t, path)
+			if oldSum == newSum {
+				t.Fatal("test files must differ")
+			}
+			got, err := sumOf(db, "a")
+			if err == nil || !strings.Contains(err.Error(), "file changed on disk") {
+				t.Fatalf("old database after the change: sum %v, err %v; want a \"file changed on disk\" error", got, err)
+			}
+			db2, _ := openDB(t, map[string]string{"b": path})
+			if got, err := sumOf(db2, "b"); err != nil || got != newSum {
+				t.Fatalf("new database: %v %v, want the new file's sum %v", got, err, newSum)
+			}
+		})
+	}
+}
+
+// TestOpenFile_nonRegular: a FIFO, a directory or a device is refused at
+// once with a clear error; an open of a FIFO never blocks the registry,
+// so an open of another file at the same time completes.
+func TestOpenFile_nonRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.tet")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	t.Cleanup(func() {
+		// Unblock an open that waits for a writer (only without the fix).
+		if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+	})
+	good := filepath.Join(dir, "good.tet")
+	writeF64(t, good, 16, 4, tetcore.CodecRaw, func(i int64) float64 { return float64(i) })
+
+	type result struct {
+		name string
+		err  error
+	}
+	done := make(chan result, 2)
+	go func() {
+		h, err := vtab.OpenFile(fifo)
+		if err == nil {
+			h.Close()
+		}
+		done <- result{"fifo", err}
+	}()
+	time.Sleep(10 * time.Millisecond) // let the FIFO open go first
+	go func() {
+		h, err := vtab.OpenFile(good)
+		if err == nil {
+			h.Close()
+		}
+		done <- result{"good", err}
+	}()
+	timeout := time.After(3 * time.Second)
+	for range 2 {
+		select {
+		case r := <-done:
+			if r.name == "fifo" && (!errors.Is(r.err, tetcore.ErrNotRegular) || !strings.Contains(r.err.Error(), "FIFO")) {
+				t.Errorf("FIFO: %v; want a not-a-regular-file error", r.err)
+			}
+			if r.name == "good" && r.err != nil {
+				t.Errorf("regular file: %v", r.err)
+			}
+		case <-timeout:
+			t.Fatal("an open hung (the FIFO, or the other file behind the registry lock)")
+		}
+	}
+
+	for _, p := range []string{dir, "/dev/null"} {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		if h, err := vtab.OpenFile(p); !errors.Is(err, tetcore.ErrNotRegular) {
+			if err == nil {
+				h.Close()
+			}
+			t.Errorf("%s: %v; want ErrNotRegular", p, err)
+		}
+	}
+}
