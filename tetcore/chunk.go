@@ -47,6 +47,9 @@ func (f *File) Stored(c *Chunk) ([]byte, error) {
 // (such as a raw chunk returned earlier) or if its capacity is below the
 // chunk's raw length, and the returned slice aliases it. The result must
 // not be modified, and is valid until the file is closed (or buf reused).
+//
+// The decode reads the mapping under Guard. A raw view is not read here:
+// whoever reads it must use Guard or Copy, or fault if the file shrinks.
 func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	src, err := f.Stored(c)
 	if err != nil {
@@ -71,7 +74,10 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	if int64(cap(buf)) < limit || overlaps(buf, f.data) {
 		buf = make([]byte, 0, limit)
 	}
-	out, err := dec.DecodeAll(src, buf[:0:limit])
+	var out []byte
+	if gerr := f.Guard(func() { out, err = dec.DecodeAll(src, buf[:0:limit]) }); gerr != nil {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %w", ds.Name, c.Coords[:ds.Rank()], gerr)
+	}
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 			err = fmt.Errorf("frame decodes past raw_byte_len %d", c.RawLen)

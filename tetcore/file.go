@@ -32,7 +32,8 @@ type File struct {
 	byName       map[string]*Dataset
 	pendingMeta  *metadataJSON
 
-	ident fileIdent // what Open mapped, see CheckUnchanged
+	ident  fileIdent // what Open mapped, see CheckUnchanged
+	mapped bool      // data is a file mapping (reads can fault, see Guard)
 
 	mu     sync.Mutex
 	refs   int

@@ -50,7 +50,7 @@ func Open(path string, opts ...Option) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f.path, f.unmap, f.ident = path, unmap, identOf(st)
+	f.path, f.unmap, f.ident, f.mapped = path, unmap, identOf(st), unmap != nil
 	return f, nil
 }
 

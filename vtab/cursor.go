@@ -31,6 +31,15 @@ type cellsCursor struct {
 	data []byte // current chunk's decoded elements
 	ch   *planner.Chunk
 
+	// Values are read from vals, which holds elements [vbase, vend) of
+	// data: all of data for a decoded chunk, or for a raw chunk (a view
+	// of the mapping) a copy of the run of selected elements being read,
+	// taken under the file's fault guard (see fill).
+	vals  []byte
+	vbase int64
+	vend  int64
+	run   []byte // the copy's buffer, reused
+
 	local   [planner.MaxRank]int64 // position inside the chunk
 	cstride [planner.MaxRank]int64 // element strides inside the chunk
 	off     int64                  // element index inside data
@@ -297,6 +306,10 @@ func (c *cellsCursor) load() error {
 	}
 	c.evict(ch)
 	c.data = data
+	c.vals, c.vbase, c.vend = data, 0, math.MaxInt64
+	if ch.Codec == tetcore.CodecRaw {
+		c.vals, c.vend = nil, -1 // fill copies runs out of the mapping
+	}
 	c.stats.ChunksDecoded++
 	c.stats.BytesRead += ch.StoredLen
 	r := ds.Rank()
@@ -307,7 +320,7 @@ func (c *cellsCursor) load() error {
 		c.local[a] = c.ch.Lo[a]
 	}
 	c.reposition()
-	return nil
+	return c.err
 }
 
 // reposition recomputes off and rowid from local.
@@ -319,6 +332,44 @@ func (c *cellsCursor) reposition() {
 		rowid = rowid*shape[a] + c.ch.Start[a] + c.local[a]
 	}
 	c.off, c.rowid = off, rowid
+	if off < c.vbase || off >= c.vend {
+		c.fill()
+	}
+}
+
+// maxRun is the most elements fill copies at once (64 KiB of f64).
+const maxRun = 8192
+
+// fill copies the run of selected elements that starts at off, as far
+// as they lie contiguously in the chunk, out of the mapping into c.run.
+// The copy runs under the file's fault guard, so that a file truncated
+// under the scan ends it with an error instead of a SIGBUS; one guarded
+// copy per run (per chunk on a full scan, up to maxRun elements) keeps
+// the guard's cost off the rows.
+func (c *cellsCursor) fill() {
+	ch := c.ch
+	last := len(c.t.ds.Shape) - 1
+	n := ch.Hi[last] - c.local[last]
+	stride := int64(1)
+	for a := last; a > 0 && n < maxRun; a-- {
+		if ch.Lo[a] != 0 || ch.Hi[a] != ch.Extent[a] || c.local[a] != 0 {
+			break // axis a is cut: the run ends with this row
+		}
+		stride *= ch.Extent[a]
+		n = (ch.Hi[a-1] - c.local[a-1]) * stride
+	}
+	n = min(n, maxRun)
+	size := int64(c.t.ds.DType.Size())
+	if int64(cap(c.run)) < n*size {
+		c.run = make([]byte, n*size)
+	}
+	c.run = c.run[:n*size]
+	if _, err := c.t.h.File.Copy(c.run, c.data[c.off*size:(c.off+n)*size]); err != nil {
+		c.vals, c.vbase, c.vend = nil, 0, -1
+		c.fail(fmt.Errorf("tet: %s: %w", c.t.qualified, err))
+		return
+	}
+	c.vals, c.vbase, c.vend = c.run, c.off, c.off+n
 }
 
 // step moves to the next selected position inside the chunk.
@@ -328,7 +379,10 @@ func (c *cellsCursor) step() bool {
 	if c.local[a] < c.ch.Hi[a] {
 		c.off++
 		c.rowid++
-		return true
+		if c.off >= c.vend {
+			c.fill()
+		}
+		return c.err == nil
 	}
 	for {
 		c.local[a] = c.ch.Lo[a]
@@ -342,7 +396,7 @@ func (c *cellsCursor) step() bool {
 		}
 	}
 	c.reposition()
-	return true
+	return c.err == nil
 }
 
 // advance moves to the next emitted row, across chunks; it sets eof at
@@ -360,6 +414,9 @@ func (c *cellsCursor) advance() bool {
 				continue
 			}
 			return true
+		}
+		if c.err != nil {
+			return false // a guarded copy failed
 		}
 		if !c.nextChunk() {
 			c.eof = true
@@ -414,7 +471,7 @@ func (c *cellsCursor) Column(col int) (vtab.Value, error) {
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		return c.box.widen(t.ds.DType, c.data, int(c.off)), nil
+		return c.box.widen(t.ds.DType, c.vals, int(c.off-c.vbase)), nil
 	case col < len(t.dims):
 		return c.box.int(c.ch.Start[col] + c.local[col]), nil
 	case col < t.valueCol:

@@ -237,6 +237,18 @@ func (s *Session) setErr(err error) {
 	s.mu.Unlock()
 }
 
+// pin acquires f for a cursor of table: it fails once f is closed or
+// changed on disk (see tetcore.File.Acquire), and keeps the error for
+// the driver, as bindings may drop xOpen's message.
+func (s *Session) pin(f *tetcore.File, table string) error {
+	if err := f.Acquire(); err != nil {
+		err = fmt.Errorf("tet: %s: %w", table, err)
+		s.setErr(err)
+		return err
+	}
+	return nil
+}
+
 // TakeError returns and clears the last read error a cursor of this
 // session hit, if any.
 func (s *Session) TakeError() error {
