@@ -320,7 +320,7 @@ func (c *cellsCursor) load() error {
 		c.local[a] = c.ch.Lo[a]
 	}
 	c.reposition()
-	return c.err
+	return nil
 }
 
 // reposition recomputes off and rowid from local.
@@ -332,21 +332,31 @@ func (c *cellsCursor) reposition() {
 		rowid = rowid*shape[a] + c.ch.Start[a] + c.local[a]
 	}
 	c.off, c.rowid = off, rowid
-	if off < c.vbase || off >= c.vend {
-		c.fill()
-	}
 }
 
 // maxRun is the most elements fill copies at once (64 KiB of f64).
 const maxRun = 8192
+
+// value returns the bytes holding the current element and its index in
+// them, filling vals when off lies outside; ok is false (and c.err set)
+// when the copy failed.
+func (c *cellsCursor) value() (vals []byte, i int, ok bool) {
+	if c.off < c.vbase || c.off >= c.vend {
+		if !c.fill() {
+			return nil, 0, false
+		}
+	}
+	return c.vals, int(c.off - c.vbase), true
+}
 
 // fill copies the run of selected elements that starts at off, as far
 // as they lie contiguously in the chunk, out of the mapping into c.run.
 // The copy runs under the file's fault guard, so that a file truncated
 // under the scan ends it with an error instead of a SIGBUS; one guarded
 // copy per run (per chunk on a full scan, up to maxRun elements) keeps
-// the guard's cost off the rows.
-func (c *cellsCursor) fill() {
+// the guard's cost off the rows. It runs only when a value is asked for:
+// scans that read no value (count(*), dims only) copy nothing.
+func (c *cellsCursor) fill() bool {
 	ch := c.ch
 	last := len(c.t.ds.Shape) - 1
 	n := ch.Hi[last] - c.local[last]
@@ -367,9 +377,10 @@ func (c *cellsCursor) fill() {
 	if _, err := c.t.h.File.Copy(c.run, c.data[c.off*size:(c.off+n)*size]); err != nil {
 		c.vals, c.vbase, c.vend = nil, 0, -1
 		c.fail(fmt.Errorf("tet: %s: %w", c.t.qualified, err))
-		return
+		return false
 	}
 	c.vals, c.vbase, c.vend = c.run, c.off, c.off+n
+	return true
 }
 
 // step moves to the next selected position inside the chunk.
@@ -379,10 +390,7 @@ func (c *cellsCursor) step() bool {
 	if c.local[a] < c.ch.Hi[a] {
 		c.off++
 		c.rowid++
-		if c.off >= c.vend {
-			c.fill()
-		}
-		return c.err == nil
+		return true
 	}
 	for {
 		c.local[a] = c.ch.Lo[a]
@@ -396,7 +404,7 @@ func (c *cellsCursor) step() bool {
 		}
 	}
 	c.reposition()
-	return c.err == nil
+	return true
 }
 
 // advance moves to the next emitted row, across chunks; it sets eof at
@@ -414,9 +422,6 @@ func (c *cellsCursor) advance() bool {
 				continue
 			}
 			return true
-		}
-		if c.err != nil {
-			return false // a guarded copy failed
 		}
 		if !c.nextChunk() {
 			c.eof = true
@@ -471,7 +476,11 @@ func (c *cellsCursor) Column(col int) (vtab.Value, error) {
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		return c.box.widen(t.ds.DType, c.vals, int(c.off-c.vbase)), nil
+		vals, i, ok := c.value()
+		if !ok {
+			return nil, c.err
+		}
+		return c.box.widen(t.ds.DType, vals, i), nil
 	case col < len(t.dims):
 		return c.box.int(c.ch.Start[col] + c.local[col]), nil
 	case col < t.valueCol:
