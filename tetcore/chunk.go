@@ -71,12 +71,22 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	// (which cost about a third more). A frame decoding to more than
 	// raw_byte_len is refused below either way.
 	limit := c.RawLen + decodeSlack
-	if int64(cap(buf)) < limit || overlaps(buf, f.data) {
-		buf = make([]byte, 0, limit)
-	}
 	var out []byte
-	if gerr := f.Guard(func() { out, err = dec.DecodeAll(src, buf[:0:limit]) }); gerr != nil {
+	var bad error
+	gerr := f.Guard(func() {
+		if bad = checkFrame(src, c.RawLen); bad != nil {
+			return // before allocating raw_byte_len
+		}
+		if int64(cap(buf)) < limit || overlaps(buf, f.data) {
+			buf = make([]byte, 0, limit)
+		}
+		out, err = dec.DecodeAll(src, buf[:0:limit])
+	})
+	if gerr != nil {
 		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %w", ds.Name, c.Coords[:ds.Rank()], gerr)
+	}
+	if bad != nil {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %v: %w", ds.Name, c.Coords[:ds.Rank()], bad, ErrDecode)
 	}
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
