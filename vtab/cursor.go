@@ -589,7 +589,10 @@ func (p *filePin) release() {
 func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
 	ra := c.ra
 	if ra == nil {
-		depth := min(s.ReadAhead, 64)
+		depth := readAheadDepth(s, c.t.ds)
+		if depth == 0 {
+			return // chunks too large for the budget: decode on demand
+		}
 		par := s.DecodeParallelism
 		if par <= 0 {
 			par = min(depth, runtime.GOMAXPROCS(0))
@@ -610,6 +613,29 @@ func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
 	}
 	ra.pending, ra.exhausted, ra.active = true, false, true
 	ra.refill()
+}
+
+// DefaultReadAheadBytes is the default bound on the decoded bytes one
+// cursor reads ahead (Session.ReadAheadBytes).
+const DefaultReadAheadBytes = 256 << 20
+
+// readAheadDepth is how many chunks of ds a cursor of s reads ahead:
+// ReadAhead (at most 64), fewer when that many decoded chunks would
+// exceed the session's byte budget. The ring then holds at most the
+// budget ahead plus the chunk being read.
+func readAheadDepth(s *Session, ds *tetcore.Dataset) int {
+	budget := s.ReadAheadBytes
+	if budget <= 0 {
+		budget = DefaultReadAheadBytes
+	}
+	per := int64(ds.DType.Size()) // one full chunk, decoded
+	for a, n := range ds.ChunkShape {
+		per *= min(n, ds.Shape[a])
+		if per > budget {
+			return 0
+		}
+	}
+	return int(min(int64(min(s.ReadAhead, 64)), budget/max(per, 1)))
 }
 
 // refill submits chunks until depth are queued or the plan runs out.

@@ -158,6 +158,11 @@ type Session struct {
 	// DecodeParallelism is how many goroutines per cursor decode ahead
 	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
 	DecodeParallelism int
+	// ReadAheadBytes bounds the decoded bytes a cursor reads ahead (0 =
+	// DefaultReadAheadBytes): a cursor reads at most
+	// ReadAheadBytes / (bytes of one decoded chunk) chunks ahead, fewer
+	// than ReadAhead for large chunks, and none when one chunk is larger.
+	ReadAheadBytes int64
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex
