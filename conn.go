@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 
+	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
 
@@ -17,6 +18,7 @@ import (
 type Conn struct {
 	inner   driver.Conn
 	session *vtab.Session
+	files   []*tetcore.File // attached files, to notice one changed on disk
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -120,20 +122,43 @@ func (c *Conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 // Ping implements driver.Pinger.
 func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).Ping(ctx) }
 
-// ResetSession implements driver.SessionResetter.
+// ResetSession implements driver.SessionResetter. A connection whose
+// file changed on disk since it was attached reports driver.ErrBadConn:
+// database/sql then runs the statement on a new connection, which maps
+// the file again, instead of failing with "file changed on disk".
 func (c *Conn) ResetSession(ctx context.Context) error {
+	if c.stale() {
+		return driver.ErrBadConn
+	}
 	if r, ok := c.inner.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}
 	return nil
 }
 
-// IsValid implements driver.Validator.
+// IsValid implements driver.Validator: a connection on which a
+// statement found a file changed on disk is not reused.
 func (c *Conn) IsValid() bool {
+	if c.session.FileChanged() {
+		return false
+	}
 	if v, ok := c.inner.(driver.Validator); ok {
 		return v.IsValid()
 	}
 	return true
+}
+
+// stale reports whether a file attached to c changed on disk.
+func (c *Conn) stale() bool {
+	if c.session.FileChanged() {
+		return true
+	}
+	for _, f := range c.files {
+		if f.CheckUnchanged() != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Close closes the SQLite connection; its tables release their files.
@@ -234,5 +259,6 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 			return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
 		}
 	}
+	c.files = append(c.files, h.File)
 	return nil
 }

@@ -100,11 +100,23 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 		c.handles = hs
 	}
 	out := make([]*vtab.Handle, 0, len(c.handles))
-	for _, h := range c.handles {
+	for i, h := range c.handles {
 		h2, err := vtab.OpenFile(h.Path(), opts...) // shares the open file
 		if err != nil {
 			closeHandles(out)
-			return nil, err
+			return nil, fmt.Errorf("tetsql: open %s: %w", h.Path(), err)
+		}
+		if h2.File != h.File {
+			// The file changed on disk and was mapped again: the
+			// connector keeps the new mapping, not the stale one.
+			h3, err := vtab.OpenFile(h.Path(), opts...)
+			if err == nil && h3.File == h2.File {
+				vtab.SetCacheBudget(h3.File, c.cfg.CacheBudget)
+				c.handles[i] = h3
+				h.Close()
+			} else if err == nil {
+				h3.Close()
+			}
 		}
 		out = append(out, h2)
 	}
@@ -164,6 +176,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn := &Conn{inner: inner, session: sess}
 	for i, h := range handles {
 		path := h.Path()
+		conn.files = append(conn.files, h.File)
 		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.File, conn.session) {
 			if _, err := conn.exec(ctx, stmt); err != nil {
 				conn.Close()

@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -170,6 +171,8 @@ type Session struct {
 	last  ScanStats
 	any   bool
 	err   error // last cursor read error, see TakeError
+
+	changed atomic.Bool // a statement found a file changed on disk
 }
 
 var sessions = struct {
@@ -237,10 +240,18 @@ func (s *Session) setErr(err error) {
 	if s == nil {
 		return
 	}
+	if errors.Is(err, tetcore.ErrChanged) {
+		s.changed.Store(true)
+	}
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
 }
+
+// FileChanged reports whether a statement of this session failed
+// because a file changed on disk (tetcore.ErrChanged): its tables map
+// the old file, and the driver replaces the connection.
+func (s *Session) FileChanged() bool { return s != nil && s.changed.Load() }
 
 // pin acquires f for a cursor of table: it fails once f is closed or
 // changed on disk (see tetcore.File.Acquire), and keeps the error for
