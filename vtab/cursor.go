@@ -57,6 +57,7 @@ type cellsCursor struct {
 	box     slots          // column values handed to SQLite (see box.go)
 	prevRaw *tetcore.Chunk // raw chunk being read, evicted when left
 	started time.Time
+	checked time.Time // last check that the file is unchanged on disk
 	stats   ScanStats
 }
 
@@ -124,6 +125,7 @@ func parseIdxStr(s string) ([]argSpec, error) {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
 	if c.started.IsZero() {
 		c.started = time.Now()
+		c.checked = c.started // Open's Acquire checked the file
 	}
 	c.stats.Filters++
 	c.err, c.eof, c.data = nil, true, nil
@@ -425,6 +427,7 @@ func (c *cellsCursor) advance() bool {
 		}
 		if !c.nextChunk() {
 			c.eof = true
+			c.checkEnd()
 			return false
 		}
 		c.ch = c.it.Chunk()
@@ -456,12 +459,29 @@ func (c *cellsCursor) Next() error {
 	}
 	if c.remaining == 0 {
 		c.eof = true
+		c.checkEnd()
 		return nil
 	}
 	if c.advance() {
 		c.countRow()
 	}
 	return nil
+}
+
+// checkEnd fails a scan that reached its end when the file changed on
+// disk while it ran: a file rewritten in place between two chunk reads
+// would otherwise have given rows of both versions. Open checked the
+// file; this is one more stat, at most once a millisecond per cursor,
+// so that the many short scans of a join's inner loop do not each pay.
+func (c *cellsCursor) checkEnd() {
+	now := time.Now()
+	if now.Sub(c.checked) < time.Millisecond {
+		return
+	}
+	c.checked = now
+	if err := c.t.h.File.CheckUnchanged(); err != nil {
+		c.fail(fmt.Errorf("tet: %s: %w", c.t.qualified, err))
+	}
 }
 
 // Eof reports the end of rows; after a read error it stays false so that

@@ -266,3 +266,46 @@ func TestReadAhead_boundedByBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestRewrittenDuringScan rewrites a file in place (same size, other
+// values) while a scan of it is half read and not touching the mapping:
+// the scan's later chunks would read the new bytes, so the statement
+// must end with "file changed on disk" rather than succeed with a mix.
+func TestRewrittenDuringScan(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.tet")
+	const n, chunk = 1 << 16, 1 << 12
+	writeF64At(t, path, n, chunk, tetcore.CodecRaw, func(i int64) float64 { return 1 })
+	other := filepath.Join(dir, "other.tet")
+	writeF64At(t, other, n, chunk, tetcore.CodecRaw, func(i int64) float64 { return 2 })
+	b, err := os.ReadFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, sess := openDB(t, map[string]string{"a": path})
+	rows, err := db.Query(`SELECT value FROM a.v`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]int{}
+	for rows.Next() {
+		var v float64
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		seen[v]++
+		if seen[v] == 10 && v == 1 {
+			time.Sleep(20 * time.Millisecond) // past the timestamp granularity
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	err = rows.Err()
+	rows.Close()
+	serr := sess.TakeError()
+	if err == nil || serr == nil || !errors.Is(serr, tetcore.ErrChanged) {
+		t.Fatalf("scan over a rewrite saw %v, ended with %v (session %v); want a \"file changed on disk\" error", seen, err, serr)
+	}
+	t.Logf("rows before the error: %v; %v", seen, serr)
+}
