@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -308,4 +309,45 @@ func TestRewrittenDuringScan(t *testing.T) {
 		t.Fatalf("scan over a rewrite saw %v, ended with %v (session %v); want a \"file changed on disk\" error", seen, err, serr)
 	}
 	t.Logf("rows before the error: %v; %v", seen, serr)
+}
+
+// TestOpenFile_concurrentWhileReplaced opens and closes one path from
+// many goroutines while the file is replaced: every handle sees a whole
+// file (one of the versions), and once all are closed nothing stays
+// mapped. Run with -race.
+func TestOpenFile_concurrentWhileReplaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.tet")
+	writeF64(t, path, 64, 16, tetcore.CodecRaw, func(i int64) float64 { return 0 })
+	abs, _ := filepath.Abs(path)
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			var err error
+			for range 40 {
+				h, e := vtab.OpenFile(path)
+				if e != nil {
+					err = e
+					break
+				}
+				if n := h.File.Datasets[0].Shape[0]; n < 64 || n%64 != 0 {
+					err = fmt.Errorf("goroutine %d: shape %d", g, n)
+				}
+				h.Close()
+			}
+			done <- err
+		}()
+	}
+	for v := range 5 {
+		writeF64(t, path, int64(64*(v+2)), 16, tetcore.CodecRaw, func(i int64) float64 { return float64(v) })
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+	for _, p := range vtab.OpenPaths() {
+		if p == abs {
+			t.Errorf("%s still mapped after every handle closed", p)
+		}
+	}
 }
