@@ -26,11 +26,17 @@ func (f *File) Guard(read func()) (err error) {
 		read() // caller bytes cannot fault
 		return nil
 	}
+	return guard(f.data, f.path, read)
+}
+
+// guard runs read with faults turned into panics, and converts a fault
+// at an address inside data, the mapping of path, into an error.
+func guard(data []byte, path string, read func()) (err error) {
 	old := debug.SetPanicOnFault(true)
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if r := recover(); r != nil {
-			if e := f.faultError(r); e != nil {
+			if e := faultError(data, path, r); e != nil {
 				err = e
 				return
 			}
@@ -51,20 +57,20 @@ func (f *File) Copy(dst, src []byte) (n int, err error) {
 	return n, err
 }
 
-// faultError converts a memory fault at an address inside the mapping
-// into an error; it returns nil for anything else.
-func (f *File) faultError(r any) error {
+// faultError converts a memory fault at an address inside data into an
+// error; it returns nil for anything else.
+func faultError(data []byte, path string, r any) error {
 	re, ok := r.(runtime.Error)
 	if !ok {
 		return nil
 	}
 	fa, ok := re.(interface{ Addr() uintptr })
-	if !ok || len(f.data) == 0 {
+	if !ok || len(data) == 0 {
 		return nil
 	}
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
-	if a := fa.Addr(); a < lo || a >= lo+uintptr(len(f.data)) {
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	if a := fa.Addr(); a < lo || a >= lo+uintptr(len(data)) {
 		return nil
 	}
-	return fmt.Errorf("tetcore: file %s was truncated while in use: %w", f.path, ErrChanged)
+	return fmt.Errorf("tetcore: file %s was truncated while in use: %w", path, ErrChanged)
 }

@@ -43,7 +43,15 @@ func Open(path string, opts ...Option) (*File, error) {
 		}
 		data, unmap = m, m.Unmap
 	}
-	f, err := Parse(data, opts...)
+	var f *File
+	if unmap != nil {
+		// The file may shrink while it is parsed, too.
+		if gerr := guard(data, path, func() { f, err = Parse(data, opts...) }); gerr != nil {
+			err = gerr
+		}
+	} else {
+		f, err = Parse(data, opts...)
+	}
 	if err != nil {
 		if unmap != nil {
 			unmap()
