@@ -1,11 +1,16 @@
 package tetsql_test
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/tetcore"
 )
 
 // TestDriver_fileReplacedOnDisk replaces the file under an open
@@ -56,4 +61,33 @@ func TestDriver_fileReplacedOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a rewrite in place", 64)
+}
+
+// TestAttach_keepsMaxChunkBytes: a file attached to a connection later
+// (the shell's .open) is read under the connector's max_chunk_bytes too,
+// not the 1 GiB default.
+func TestAttach_keepsMaxChunkBytes(t *testing.T) {
+	dir := t.TempDir()
+	first, later := filepath.Join(dir, "first.tet"), filepath.Join(dir, "later.tet")
+	writeGrids(t, first, grid{name: "g", shape: [2]int64{4, 4}, chunks: [2]int64{4, 4}})
+	writeGrids(t, later, grid{name: "z", shape: [2]int64{64, 64}, chunks: [2]int64{64, 64}, codec: tetcore.CodecZstd})
+	db, err := sql.Open("tetsql", first+"?max_chunk_bytes=1KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Raw(func(dc any) error { return dc.(*tetsql.Conn).Attach(ctx, "l", later) }); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	err = conn.QueryRowContext(ctx, `SELECT count(value) FROM l.z`).Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "chunk larger than the configured limit") {
+		t.Fatalf("16 KiB chunk under a 1 KiB limit: count %d, err %v", n, err)
+	}
 }

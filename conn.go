@@ -18,7 +18,8 @@ import (
 type Conn struct {
 	inner   driver.Conn
 	session *vtab.Session
-	files   []*tetcore.File // attached files, to notice one changed on disk
+	files   []*tetcore.File  // attached files, to notice one changed on disk
+	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -248,7 +249,7 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	if !validAlias.MatchString(alias) {
 		return fmt.Errorf("tetsql: alias %q: use letters, digits and _", alias)
 	}
-	h, err := vtab.OpenFile(path)
+	h, err := vtab.OpenFile(path, c.opts...)
 	if err != nil {
 		return fmt.Errorf("tetsql: open %s: %w", path, err)
 	}

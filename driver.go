@@ -68,6 +68,15 @@ func NewConnector(cfg Config) (*Connector, error) {
 	return &Connector{cfg: cfg, aliases: aliases}, nil
 }
 
+// fileOptions are the options every file of the configuration is
+// opened with, by the connector and by Conn.Attach alike.
+func (c Config) fileOptions() []tetcore.Option {
+	if c.MaxChunkBytes > 0 {
+		return []tetcore.Option{tetcore.WithMaxChunkBytes(c.MaxChunkBytes)}
+	}
+	return nil
+}
+
 // Driver returns the tetsql driver.
 func (c *Connector) Driver() driver.Driver { return Driver{} }
 
@@ -82,10 +91,7 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 	if c.closed {
 		return nil, errConnectorClosed
 	}
-	var opts []tetcore.Option
-	if c.cfg.MaxChunkBytes > 0 {
-		opts = append(opts, tetcore.WithMaxChunkBytes(c.cfg.MaxChunkBytes))
-	}
+	opts := c.cfg.fileOptions()
 	if c.handles == nil {
 		hs := make([]*vtab.Handle, 0, len(c.cfg.Files))
 		for _, f := range c.cfg.Files {
@@ -173,7 +179,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess := vtab.NewSession()
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
-	conn := &Conn{inner: inner, session: sess}
+	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions()}
 	for i, h := range handles {
 		path := h.Path()
 		conn.files = append(conn.files, h.File)
