@@ -63,7 +63,7 @@ func Open(path string, opts ...Option) (*File, error) {
 }
 
 func notRegular(path string, st os.FileInfo) error {
-	return fmt.Errorf("tetcore: %s is a %s, not a regular file: %w", path, kindOf(st.Mode()), ErrNotRegular)
+	return fmt.Errorf("tetcore: %s is a %s: %w", path, kindOf(st.Mode()), ErrNotRegular)
 }
 
 // kindOf names a non-regular file type for error messages.
