@@ -22,10 +22,10 @@ type fileIdent struct {
 // A rewrite that keeps the size and lands within the file system's
 // timestamp granularity of the previous write cannot be seen this way.
 func (f *File) CheckUnchanged() error {
-	if f.path == "" {
+	if f.statPath == "" {
 		return nil
 	}
-	st, err := os.Stat(f.path)
+	st, err := os.Stat(f.statPath)
 	if err != nil {
 		return fmt.Errorf("tetcore: %s: %w (%v)", f.path, ErrChanged, err)
 	}

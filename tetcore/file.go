@@ -32,8 +32,9 @@ type File struct {
 	byName       map[string]*Dataset
 	pendingMeta  *metadataJSON
 
-	ident  fileIdent // what Open mapped, see CheckUnchanged
-	mapped bool      // data is a file mapping (reads can fault, see Guard)
+	ident    fileIdent // what Open mapped, see CheckUnchanged
+	statPath string    // absolute path, for CheckUnchanged
+	mapped   bool      // data is a file mapping (reads can fault, see Guard)
 
 	mu     sync.Mutex
 	refs   int

@@ -3,6 +3,7 @@ package tetcore
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/edsrzf/mmap-go"
 )
@@ -59,6 +60,10 @@ func Open(path string, opts ...Option) (*File, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f.path, f.unmap, f.ident, f.mapped = path, unmap, identOf(st), unmap != nil
+	f.statPath = path
+	if abs, err := filepath.Abs(path); err == nil {
+		f.statPath = abs // a later chdir must not make the file look changed
+	}
 	return f, nil
 }
 
