@@ -3,14 +3,10 @@
 package vtab_test
 
 import (
-	"database/sql"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,52 +15,6 @@ import (
 	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
-
-// writeF64 writes a one-dataset file "v" of f64 values (shape n, chunks
-// of chunk elements, codec) to a temporary name and renames it to path,
-// as a careful writer replacing a file does. It returns the values' sum.
-func writeF64(t testing.TB, path string, n, chunk int64, codec tetcore.Codec, value func(i int64) float64) float64 {
-	t.Helper()
-	tmp := path + ".tmp"
-	sum := writeF64At(t, tmp, n, chunk, codec, value)
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
-	}
-	return sum
-}
-
-func writeF64At(t testing.TB, path string, n, chunk int64, codec tetcore.Codec, value func(i int64) float64) float64 {
-	t.Helper()
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F64, Shape: []int64{n}, ChunkShape: []int64{chunk}, Codec: codec}
-	if err := w.AddDataset(spec); err != nil {
-		t.Fatal(err)
-	}
-	data := make([]byte, 8*n)
-	var sum float64
-	for i := range n {
-		x := value(i)
-		sum += x
-		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(x))
-	}
-	if err := w.WriteDataset(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return sum
-}
-
-// sumOf runs SELECT sum(value) and returns the sum or the error.
-func sumOf(db *sql.DB, alias string) (float64, error) {
-	var s float64
-	err := db.QueryRow(`SELECT sum(value) FROM ` + alias + `.v`).Scan(&s)
-	return s, err
-}
 
 // TestChangedFile_neverMixes replaces a file that a database has mapped
 // (renamed over, and rewritten in place at the same size): the next
@@ -232,38 +182,43 @@ func TestTruncatedUnderCursor(t *testing.T) {
 	}
 }
 
-// TestReadAhead_boundedByBytes: read-ahead of 8 chunks of 1 MiB with a
-// 2 MiB budget decodes at most 2 chunks ahead, so a scan allocates about
-// 3 chunks, not 9 (before, read_ahead=8 on 1 GiB chunks reached 9 GiB).
-// Not parallel: it reads the process's allocation counter.
-func TestReadAhead_boundedByBytes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ra.tet")
-	const chunk = 128 << 10 // f64 elements: 1 MiB decoded
-	want := writeF64(t, path, 12*chunk, chunk, tetcore.CodecZstd, func(i int64) float64 { return float64(i % 1000) })
-	db, sess := openDB(t, map[string]string{"a": path})
-	sess.ReadAhead = 8
-	for _, tc := range []struct {
-		budget   int64
-		maxAlloc uint64
-	}{
-		{2 << 20, 5 << 20},   // 2 ahead + 1: ~3 MiB
-		{512 << 10, 3 << 20}, // a chunk exceeds the budget: no read-ahead, 1 buffer
-		{0, 12 << 20},        // default 256 MiB: all 8 ahead, ~9 MiB
-	} {
-		sess.ReadAheadBytes = tc.budget
-		sumOf(db, "a") // warm up: decoders, statement cache
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		got, err := sumOf(db, "a")
-		runtime.ReadMemStats(&after)
-		if err != nil || got != want {
-			t.Fatalf("budget %d: sum %v %v, want %v", tc.budget, got, err, want)
+// TestOpenFile_concurrentWhileReplaced opens and closes one path from
+// many goroutines while the file is replaced: every handle sees a whole
+// file (one of the versions), and once all are closed nothing stays
+// mapped. Run with -race.
+func TestOpenFile_concurrentWhileReplaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.tet")
+	writeF64(t, path, 64, 16, tetcore.CodecRaw, func(i int64) float64 { return 0 })
+	abs, _ := filepath.Abs(path)
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			var err error
+			for range 40 {
+				h, e := vtab.OpenFile(path)
+				if e != nil {
+					err = e
+					break
+				}
+				if n := h.File.Datasets[0].Shape[0]; n < 64 || n%64 != 0 {
+					err = fmt.Errorf("goroutine %d: shape %d", g, n)
+				}
+				h.Close()
+			}
+			done <- err
+		}()
+	}
+	for v := range 5 {
+		writeF64(t, path, int64(64*(v+2)), 16, tetcore.CodecRaw, func(i int64) float64 { return float64(v) })
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
 		}
-		n := after.TotalAlloc - before.TotalAlloc
-		t.Logf("budget %d: %.1f MiB allocated by the scan", tc.budget, float64(n)/(1<<20))
-		if n > tc.maxAlloc {
-			t.Errorf("budget %d: scan allocated %d bytes, want at most %d", tc.budget, n, tc.maxAlloc)
+	}
+	for _, p := range vtab.OpenPaths() {
+		if p == abs {
+			t.Errorf("%s still mapped after every handle closed", p)
 		}
 	}
 }
@@ -309,45 +264,4 @@ func TestRewrittenDuringScan(t *testing.T) {
 		t.Fatalf("scan over a rewrite saw %v, ended with %v (session %v); want a \"file changed on disk\" error", seen, err, serr)
 	}
 	t.Logf("rows before the error: %v; %v", seen, serr)
-}
-
-// TestOpenFile_concurrentWhileReplaced opens and closes one path from
-// many goroutines while the file is replaced: every handle sees a whole
-// file (one of the versions), and once all are closed nothing stays
-// mapped. Run with -race.
-func TestOpenFile_concurrentWhileReplaced(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.tet")
-	writeF64(t, path, 64, 16, tetcore.CodecRaw, func(i int64) float64 { return 0 })
-	abs, _ := filepath.Abs(path)
-	done := make(chan error)
-	for g := range 8 {
-		go func() {
-			var err error
-			for range 40 {
-				h, e := vtab.OpenFile(path)
-				if e != nil {
-					err = e
-					break
-				}
-				if n := h.File.Datasets[0].Shape[0]; n < 64 || n%64 != 0 {
-					err = fmt.Errorf("goroutine %d: shape %d", g, n)
-				}
-				h.Close()
-			}
-			done <- err
-		}()
-	}
-	for v := range 5 {
-		writeF64(t, path, int64(64*(v+2)), 16, tetcore.CodecRaw, func(i int64) float64 { return float64(v) })
-	}
-	for range 8 {
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}
-	for _, p := range vtab.OpenPaths() {
-		if p == abs {
-			t.Errorf("%s still mapped after every handle closed", p)
-		}
-	}
 }
