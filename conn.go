@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
 
@@ -19,6 +20,8 @@ import (
 type Conn struct {
 	inner   driver.Conn
 	session *vtab.Session
+	files   []*tetcore.File  // attached files, to notice one changed on disk
+	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -122,20 +125,43 @@ func (c *Conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 // Ping implements driver.Pinger.
 func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).Ping(ctx) }
 
-// ResetSession implements driver.SessionResetter.
+// ResetSession implements driver.SessionResetter. A connection whose
+// file changed on disk since it was attached reports driver.ErrBadConn:
+// database/sql then runs the statement on a new connection, which maps
+// the file again, instead of failing with "file changed on disk".
 func (c *Conn) ResetSession(ctx context.Context) error {
+	if c.stale() {
+		return driver.ErrBadConn
+	}
 	if r, ok := c.inner.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}
 	return nil
 }
 
-// IsValid implements driver.Validator.
+// IsValid implements driver.Validator: a connection on which a
+// statement found a file changed on disk is not reused.
 func (c *Conn) IsValid() bool {
+	if c.session.FileChanged() {
+		return false
+	}
 	if v, ok := c.inner.(driver.Validator); ok {
 		return v.IsValid()
 	}
 	return true
+}
+
+// stale reports whether a file attached to c changed on disk.
+func (c *Conn) stale() bool {
+	if c.session.FileChanged() {
+		return true
+	}
+	for _, f := range c.files {
+		if f.CheckUnchanged() != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Close closes the SQLite connection; its tables release their files.
@@ -235,7 +261,7 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	if !validAlias.MatchString(alias) {
 		return fmt.Errorf("tetsql: alias %q: use letters, digits and _", alias)
 	}
-	h, err := vtab.OpenFile(path)
+	h, err := vtab.OpenFile(path, c.opts...)
 	if err != nil {
 		return fmt.Errorf("tetsql: open %s: %w", path, err)
 	}
@@ -252,5 +278,6 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 		}
 		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 	}
+	c.files = append(c.files, h.File)
 	return nil
 }

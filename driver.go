@@ -68,6 +68,15 @@ func NewConnector(cfg Config) (*Connector, error) {
 	return &Connector{cfg: cfg, aliases: aliases}, nil
 }
 
+// fileOptions are the options every file of the configuration is
+// opened with, by the connector and by Conn.Attach alike.
+func (c Config) fileOptions() []tetcore.Option {
+	if c.MaxChunkBytes > 0 {
+		return []tetcore.Option{tetcore.WithMaxChunkBytes(c.MaxChunkBytes)}
+	}
+	return nil
+}
+
 // Driver returns the tetsql driver.
 func (c *Connector) Driver() driver.Driver { return Driver{} }
 
@@ -82,10 +91,7 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 	if c.closed {
 		return nil, errConnectorClosed
 	}
-	var opts []tetcore.Option
-	if c.cfg.MaxChunkBytes > 0 {
-		opts = append(opts, tetcore.WithMaxChunkBytes(c.cfg.MaxChunkBytes))
-	}
+	opts := c.cfg.fileOptions()
 	if c.handles == nil {
 		hs := make([]*vtab.Handle, 0, len(c.cfg.Files))
 		for _, f := range c.cfg.Files {
@@ -100,11 +106,23 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 		c.handles = hs
 	}
 	out := make([]*vtab.Handle, 0, len(c.handles))
-	for _, h := range c.handles {
+	for i, h := range c.handles {
 		h2, err := vtab.OpenFile(h.Path(), opts...) // shares the open file
 		if err != nil {
 			closeHandles(out)
-			return nil, err
+			return nil, fmt.Errorf("tetsql: open %s: %w", h.Path(), err)
+		}
+		if h2.File != h.File {
+			// The file changed on disk and was mapped again: the
+			// connector keeps the new mapping, not the stale one.
+			h3, err := vtab.OpenFile(h.Path(), opts...)
+			if err == nil && h3.File == h2.File {
+				vtab.SetCacheBudget(h3.File, c.cfg.CacheBudget)
+				c.handles[i] = h3
+				h.Close()
+			} else if err == nil {
+				h3.Close()
+			}
 		}
 		out = append(out, h2)
 	}
@@ -161,9 +179,11 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess := vtab.NewSession()
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
-	conn := &Conn{inner: inner, session: sess}
+	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
+	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions()}
 	for i, h := range handles {
 		path := h.Path()
+		conn.files = append(conn.files, h.File)
 		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.File, conn.session) {
 			if _, err := conn.exec(ctx, stmt); err != nil {
 				conn.Close()

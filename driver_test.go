@@ -28,12 +28,12 @@ func TestDSN(t *testing.T) {
 	if err != nil || strings.Join(aliases, ",") != "a,era5,t_9lives_x,a_2" {
 		t.Fatalf("aliases %v %v", aliases, err)
 	}
-	cfg, err = tetsql.ParseDSN(" a.tet ; b.tet ?read_ahead=8&decode_parallelism=3&max_chunk_bytes=1GB&time_labels=1")
-	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 || !cfg.TimeLabels {
+	cfg, err = tetsql.ParseDSN(" a.tet ; b.tet ?read_ahead=8&decode_parallelism=3&max_chunk_bytes=1GB&time_labels=1&read_ahead_bytes=64MiB")
+	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 || !cfg.TimeLabels || cfg.ReadAheadBytes != 64<<20 {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, decode_parallelism, cache_budget, time_labels)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
@@ -45,6 +45,7 @@ func TestDSN(t *testing.T) {
 		"a.tet?decode_parallelism=2":                  "decode_parallelism=2 needs read_ahead",
 		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
 		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
+		"a.tet?read_ahead_bytes=0":                    `read_ahead_bytes="0": want a positive size`,
 		"a.tet?read_ahead=1;b.tet":                    "DSN options",
 		"a.tet?read_ahead=1&read_ahead=1&read_ahead=": "read_ahead given 3 times",
 		"a.tet?time_labels=maybe":                     `time_labels="maybe": want true or false`,
@@ -61,7 +62,7 @@ func TestDSN(t *testing.T) {
 			t.Errorf("sql.Open(%q): %v", bad, err)
 		}
 	}
-	for _, cfg := range []tetsql.Config{{MaxChunkBytes: -1}, {ReadAhead: 100}, {DecodeParallelism: 1}, {ReadAhead: 1, DecodeParallelism: 2}} {
+	for _, cfg := range []tetsql.Config{{MaxChunkBytes: -1}, {ReadAhead: 100}, {DecodeParallelism: 1}, {ReadAhead: 1, DecodeParallelism: 2}, {ReadAheadBytes: -1}} {
 		if _, err := tetsql.NewConnector(cfg); err == nil {
 			t.Errorf("NewConnector(%+v) accepted", cfg)
 		}

@@ -22,6 +22,10 @@ type Config struct {
 	// A scan then holds up to ReadAhead+1 decoded chunks in memory. It
 	// pays off for compressed datasets scanned over many chunks.
 	ReadAhead int
+	// ReadAheadBytes bounds the decoded bytes one scan reads ahead (0 =
+	// default, 256 MiB): with large chunks a scan reads fewer than
+	// ReadAhead chunks ahead, and none when one chunk exceeds it.
+	ReadAheadBytes int64
 	// DecodeParallelism is how many goroutines per scan decode ahead
 	// (0 = min(ReadAhead, GOMAXPROCS)); it needs ReadAhead and must not
 	// exceed it.
@@ -49,6 +53,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("tetsql: MaxChunkBytes %d is negative", c.MaxChunkBytes)
 	case c.ReadAhead < 0 || c.ReadAhead > MaxReadAhead:
 		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
+	case c.ReadAheadBytes < 0:
+		return fmt.Errorf("tetsql: read_ahead_bytes %d is negative", c.ReadAheadBytes)
 	case c.CacheBudget < 0:
 		return fmt.Errorf("tetsql: cache_budget %d is negative", c.CacheBudget)
 	case c.DecodeParallelism < 0:
@@ -106,6 +112,12 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option read_ahead=%q: want a number of chunks from 0 to %d", v[0], MaxReadAhead)
 				}
 				cfg.ReadAhead = n
+			case "read_ahead_bytes":
+				n, err := ParseSize(v[0])
+				if err != nil || n < 1 {
+					return cfg, fmt.Errorf("tetsql: DSN option read_ahead_bytes=%q: want a positive size such as 256MiB", v[0])
+				}
+				cfg.ReadAheadBytes = n
 			case "decode_parallelism":
 				n, err := strconv.Atoi(strings.TrimSpace(v[0]))
 				if err != nil || n < 1 {
@@ -135,7 +147,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget", "time_labels"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

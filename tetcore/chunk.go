@@ -47,6 +47,9 @@ func (f *File) Stored(c *Chunk) ([]byte, error) {
 // (such as a raw chunk returned earlier) or if its capacity is below the
 // chunk's raw length, and the returned slice aliases it. The result must
 // not be modified, and is valid until the file is closed (or buf reused).
+//
+// The decode reads the mapping under Guard. A raw view is not read here:
+// whoever reads it must use Guard or Copy, or fault if the file shrinks.
 func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	src, err := f.Stored(c)
 	if err != nil {
@@ -68,10 +71,23 @@ func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	// (which cost about a third more). A frame decoding to more than
 	// raw_byte_len is refused below either way.
 	limit := c.RawLen + decodeSlack
-	if int64(cap(buf)) < limit || overlaps(buf, f.data) {
-		buf = make([]byte, 0, limit)
+	var out []byte
+	var bad error
+	gerr := f.Guard(func() {
+		if bad = checkFrame(src, c.RawLen); bad != nil {
+			return // before allocating raw_byte_len
+		}
+		if int64(cap(buf)) < limit || overlaps(buf, f.data) {
+			buf = make([]byte, 0, limit)
+		}
+		out, err = dec.DecodeAll(src, buf[:0:limit])
+	})
+	if gerr != nil {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %w", ds.Name, c.Coords[:ds.Rank()], gerr)
 	}
-	out, err := dec.DecodeAll(src, buf[:0:limit])
+	if bad != nil {
+		return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %v: %w", ds.Name, c.Coords[:ds.Rank()], bad, ErrDecode)
+	}
 	if err != nil {
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 			err = fmt.Errorf("frame decodes past raw_byte_len %d", c.RawLen)

@@ -28,4 +28,11 @@ var (
 	ErrClosed = errors.New("file closed")
 	// ErrNotFound indicates an unknown dataset name.
 	ErrNotFound = errors.New("not found")
+	// ErrNotRegular indicates a path that names a FIFO, socket, device or
+	// directory: only regular files are opened.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrChanged indicates a file replaced, rewritten or truncated on disk
+	// while it was open: its mapping no longer matches the file. Open the
+	// path again to see the new contents.
+	ErrChanged = errors.New("file changed on disk: reopen it")
 )

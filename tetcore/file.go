@@ -32,6 +32,10 @@ type File struct {
 	byName       map[string]*Dataset
 	pendingMeta  *metadataJSON
 
+	ident    fileIdent // what Open mapped, see CheckUnchanged
+	statPath string    // absolute path, for CheckUnchanged
+	mapped   bool      // data is a file mapping (reads can fault, see Guard)
+
 	mu     sync.Mutex
 	refs   int
 	closed bool
@@ -59,8 +63,14 @@ func (f *File) Dataset(name string) (*Dataset, error) {
 }
 
 // Acquire pins the file's data so that Close does not release it until a
-// matching Release. It fails with ErrClosed once Close was called.
+// matching Release. It fails with ErrClosed once Close was called, and
+// with ErrChanged once the file on disk is no longer the one mapped (see
+// CheckUnchanged): every statement that reads the file pins it first, so
+// no statement starts on a mapping of a replaced or rewritten file.
 func (f *File) Acquire() error {
+	if err := f.CheckUnchanged(); err != nil {
+		return err
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {

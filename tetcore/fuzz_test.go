@@ -149,6 +149,14 @@ func FuzzReadChunk(f *testing.F) {
 	f.Add(rleFrame(3840, 1), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
 	f.Add(encodeAll(field), uint32(1), uint64(0), int64(0), int64(-1), int64(1), uint32(0))
 	f.Add([]byte("garbage garbage garbage"), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
+	// Frames checked before the chunk's buffer is allocated: a declared
+	// size other than raw_byte_len, blocks that cannot add up to it, a
+	// huge window without a declared size.
+	f.Add(rleFrame(3841, 1), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
+	f.Add(rleFrame(1<<40, 1), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
+	f.Add(append(rleFrame(3840, 0), make([]byte, 64)...), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
+	f.Add(windowFrame(31, 1), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
+	f.Add(windowFrame(12, 1), uint32(1), uint64(0), int64(0), int64(0), int64(0), uint32(0))
 	f.Fuzz(func(t *testing.T, payload []byte, codec uint32, coord0 uint64, rawDelta, storedDelta, offsetDelta int64, reserved uint32) {
 		data := frcFile(payload, codec, coord0, rawDelta, storedDelta, offsetDelta, reserved)
 		file, err := tetcore.Parse(data, tetcore.WithMaxChunkBytes(1<<16))

@@ -111,8 +111,8 @@ func (t *aggTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 
 // Open starts a cursor; it pins the file's mapping until Close.
 func (t *aggTable) Open() (vtab.Cursor, error) {
-	if err := t.h.File.Acquire(); err != nil {
-		return nil, fmt.Errorf("tet: %s: %w", t.qualified, err)
+	if err := t.session.pin(t.h.File, t.qualified); err != nil {
+		return nil, err
 	}
 	c := &aggCursor{t: t}
 	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()

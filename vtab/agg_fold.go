@@ -63,6 +63,20 @@ func (f *folder) chunk(w *work) error {
 	f.stats.ChunksDecoded++
 	f.stats.BytesRead += ch.StoredLen
 	defer f.ev.done(ch) // the fold is done with its stored bytes
+	// A raw chunk is a view of the mapping: fold it under the file's
+	// fault guard, so that a file truncated under the fold fails the
+	// query instead of killing the process with SIGBUS.
+	var ferr error
+	if err := t.h.File.Guard(func() { ferr = f.foldChunk(w, data, r) }); err != nil {
+		return fmt.Errorf("tet: %s: %w", t.qualified, err)
+	}
+	return ferr
+}
+
+// foldChunk folds the selected sub-boxes of one chunk's data.
+func (f *folder) foldChunk(w *work, data []byte, r int) error {
+	t := f.c.t
+	ds := t.ds
 	if f.fullChunk(w, r) {
 		return f.foldWhole(w, data, r)
 	}

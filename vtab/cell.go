@@ -30,20 +30,24 @@ func (c *cellsCursor) cell(col int) (k cellKind, n int64, f float64, s string, e
 	t := c.t
 	switch {
 	case col == t.valueCol:
+		vals, i, ok := c.value()
+		if !ok {
+			return cellErr, 0, 0, "", c.err
+		}
 		switch dt := t.ds.DType; dt {
 		case tetcore.F32, tetcore.F64, tetcore.F16:
-			f = dt.Float64(c.data, int(c.off))
+			f = dt.Float64(vals, i)
 			if f != f {
 				return cellNull, 0, 0, "", nil
 			}
 			return cellFloat, 0, f, "", nil
 		case tetcore.U64:
-			if u := dt.Uint64(c.data, int(c.off)); u > math.MaxInt64 {
+			if u := dt.Uint64(vals, i); u > math.MaxInt64 {
 				return cellFloat, 0, float64(u), "", nil
 			}
 			fallthrough
 		default:
-			return cellInt, dt.Int64(c.data, int(c.off)), 0, "", nil
+			return cellInt, dt.Int64(vals, i), 0, "", nil
 		}
 	case col >= 0 && col < len(t.dims):
 		return cellInt, c.ch.Start[col] + c.local[col], 0, "", nil

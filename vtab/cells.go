@@ -285,8 +285,8 @@ func encodeTarget(tg planner.Target) string {
 
 // Open starts a cursor; it pins the file's mapping until Close.
 func (t *cellsTable) Open() (vtab.Cursor, error) {
-	if err := t.h.File.Acquire(); err != nil {
-		return nil, fmt.Errorf("tet: %s: %w", t.qualified, err)
+	if err := t.session.pin(t.h.File, t.qualified); err != nil {
+		return nil, err
 	}
 	c := &cellsCursor{t: t, eof: true}
 	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()

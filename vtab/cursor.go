@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -31,6 +32,15 @@ type cellsCursor struct {
 	data []byte // current chunk's decoded elements
 	ch   *planner.Chunk
 
+	// Values are read from vals, which holds elements [vbase, vend) of
+	// data: all of data for a decoded chunk, or for a raw chunk (a view
+	// of the mapping) a copy of the run of selected elements being read,
+	// taken under the file's fault guard (see fill).
+	vals  []byte
+	vbase int64
+	vend  int64
+	run   []byte // the copy's buffer, reused
+
 	local   [planner.MaxRank]int64 // position inside the chunk
 	cstride [planner.MaxRank]int64 // element strides inside the chunk
 	off     int64                  // element index inside data
@@ -48,6 +58,7 @@ type cellsCursor struct {
 	box     slots          // column values handed to SQLite (see box.go)
 	prevRaw *tetcore.Chunk // raw chunk being read, evicted when left
 	started time.Time
+	checked time.Time // last check that the file is unchanged on disk
 	stats   ScanStats
 }
 
@@ -115,6 +126,7 @@ func parseIdxStr(s string) ([]argSpec, error) {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
 	if c.started.IsZero() {
 		c.started = time.Now()
+		c.checked = c.started // Open's Acquire checked the file
 	}
 	c.stats.Filters++
 	c.err, c.eof, c.data = nil, true, nil
@@ -306,6 +318,10 @@ func (c *cellsCursor) load() error {
 	}
 	c.evict(ch)
 	c.data = data
+	c.vals, c.vbase, c.vend = data, 0, math.MaxInt64
+	if ch.Codec == tetcore.CodecRaw {
+		c.vals, c.vend = nil, -1 // fill copies runs out of the mapping
+	}
 	c.stats.ChunksDecoded++
 	c.stats.BytesRead += ch.StoredLen
 	r := ds.Rank()
@@ -328,6 +344,55 @@ func (c *cellsCursor) reposition() {
 		rowid = rowid*shape[a] + c.ch.Start[a] + c.local[a]
 	}
 	c.off, c.rowid = off, rowid
+}
+
+// maxRun is the most elements fill copies at once (64 KiB of f64).
+const maxRun = 8192
+
+// value returns the bytes holding the current element and its index in
+// them, filling vals when off lies outside; ok is false (and c.err set)
+// when the copy failed.
+func (c *cellsCursor) value() (vals []byte, i int, ok bool) {
+	if c.off < c.vbase || c.off >= c.vend {
+		if !c.fill() {
+			return nil, 0, false
+		}
+	}
+	return c.vals, int(c.off - c.vbase), true
+}
+
+// fill copies the run of selected elements that starts at off, as far
+// as they lie contiguously in the chunk, out of the mapping into c.run.
+// The copy runs under the file's fault guard, so that a file truncated
+// under the scan ends it with an error instead of a SIGBUS; one guarded
+// copy per run (per chunk on a full scan, up to maxRun elements) keeps
+// the guard's cost off the rows. It runs only when a value is asked for:
+// scans that read no value (count(*), dims only) copy nothing.
+func (c *cellsCursor) fill() bool {
+	ch := c.ch
+	last := len(c.t.ds.Shape) - 1
+	n := ch.Hi[last] - c.local[last]
+	stride := int64(1)
+	for a := last; a > 0 && n < maxRun; a-- {
+		if ch.Lo[a] != 0 || ch.Hi[a] != ch.Extent[a] || c.local[a] != 0 {
+			break // axis a is cut: the run ends with this row
+		}
+		stride *= ch.Extent[a]
+		n = (ch.Hi[a-1] - c.local[a-1]) * stride
+	}
+	n = min(n, maxRun)
+	size := int64(c.t.ds.DType.Size())
+	if int64(cap(c.run)) < n*size {
+		c.run = make([]byte, n*size)
+	}
+	c.run = c.run[:n*size]
+	if _, err := c.t.h.File.Copy(c.run, c.data[c.off*size:(c.off+n)*size]); err != nil {
+		c.vals, c.vbase, c.vend = nil, 0, -1
+		c.fail(fmt.Errorf("tet: %s: %w", c.t.qualified, err))
+		return false
+	}
+	c.vals, c.vbase, c.vend = c.run, c.off, c.off+n
+	return true
 }
 
 // step moves to the next selected position inside the chunk.
@@ -372,6 +437,7 @@ func (c *cellsCursor) advance() bool {
 		}
 		if !c.nextChunk() {
 			c.eof = true
+			c.checkEnd()
 			return false
 		}
 		c.ch = c.it.Chunk()
@@ -403,12 +469,29 @@ func (c *cellsCursor) Next() error {
 	}
 	if c.remaining == 0 {
 		c.eof = true
+		c.checkEnd()
 		return nil
 	}
 	if c.advance() {
 		c.countRow()
 	}
 	return nil
+}
+
+// checkEnd fails a scan that reached its end when the file changed on
+// disk while it ran: a file rewritten in place between two chunk reads
+// would otherwise have given rows of both versions. Open checked the
+// file; this is one more stat, at most once a millisecond per cursor,
+// so that the many short scans of a join's inner loop do not each pay.
+func (c *cellsCursor) checkEnd() {
+	now := time.Now()
+	if now.Sub(c.checked) < time.Millisecond {
+		return
+	}
+	c.checked = now
+	if err := c.t.h.File.CheckUnchanged(); err != nil {
+		c.fail(fmt.Errorf("tet: %s: %w", c.t.qualified, err))
+	}
 }
 
 // Eof reports the end of rows; after a read error it stays false so that
@@ -423,7 +506,11 @@ func (c *cellsCursor) Column(col int) (vtab.Value, error) {
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		return c.box.widen(t.ds.DType, c.data, int(c.off)), nil
+		vals, i, ok := c.value()
+		if !ok {
+			return nil, c.err
+		}
+		return c.box.widen(t.ds.DType, vals, i), nil
 	case col < len(t.dims):
 		return c.box.int(c.ch.Start[col] + c.local[col]), nil
 	case col < t.valueCol:
@@ -532,7 +619,10 @@ func (p *filePin) release() {
 func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
 	ra := c.ra
 	if ra == nil {
-		depth := min(s.ReadAhead, 64)
+		depth := readAheadDepth(s, c.t.ds)
+		if depth == 0 {
+			return // chunks too large for the budget: decode on demand
+		}
 		par := s.DecodeParallelism
 		if par <= 0 {
 			par = min(depth, runtime.GOMAXPROCS(0))
@@ -553,6 +643,29 @@ func (c *cellsCursor) startReadAhead(s *Session, offset int64) {
 	}
 	ra.pending, ra.exhausted, ra.active = true, false, true
 	ra.refill()
+}
+
+// DefaultReadAheadBytes is the default bound on the decoded bytes one
+// cursor reads ahead (Session.ReadAheadBytes).
+const DefaultReadAheadBytes = 256 << 20
+
+// readAheadDepth is how many chunks of ds a cursor of s reads ahead:
+// ReadAhead (at most 64), fewer when that many decoded chunks would
+// exceed the session's byte budget. The ring then holds at most the
+// budget ahead plus the chunk being read.
+func readAheadDepth(s *Session, ds *tetcore.Dataset) int {
+	budget := s.ReadAheadBytes
+	if budget <= 0 {
+		budget = DefaultReadAheadBytes
+	}
+	per := int64(ds.DType.Size()) // one full chunk, decoded
+	for a, n := range ds.ChunkShape {
+		per *= min(n, ds.Shape[a])
+		if per > budget {
+			return 0
+		}
+	}
+	return int(min(int64(min(s.ReadAhead, 64)), budget/max(per, 1)))
 }
 
 // refill submits chunks until depth are queued or the plan runs out.

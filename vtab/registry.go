@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -16,40 +17,100 @@ import (
 type Handle struct {
 	File *tetcore.File
 	key  string
+	of   *openFile
 	once sync.Once
 }
 
+// openFile is one opening of a path. It is created in the registry
+// before the file is opened and becomes ready when the open ends, so
+// that the registry lock is never held across file I/O: a slow or
+// refused open of one path never delays another.
 type openFile struct {
-	file *tetcore.File
-	refs int
+	ready chan struct{} // closed once file or err is set
+	file  *tetcore.File
+	err   error
+	refs  int // guarded by files
 }
 
 var files = struct {
 	sync.Mutex
-	m map[string]*openFile
-}{m: map[string]*openFile{}}
+	m    map[string]*openFile // the current opening of each path
+	live map[*openFile]string // every opening still held, by path
+}{m: map[string]*openFile{}, live: map[*openFile]string{}}
 
 // OpenFile returns a Handle to the file at path, opening and mapping it
 // on first use; later calls for the same path share the mapping. The file
 // is unmapped when the last Handle is closed (and no cursor still reads).
+//
+// A path whose file changed on disk since it was mapped (replaced,
+// rewritten or truncated, see tetcore.File.CheckUnchanged) is opened
+// afresh: the stale mapping is no longer handed out, and stays mapped
+// only for the handles that still hold it.
 func OpenFile(path string, opts ...tetcore.Option) (*Handle, error) {
 	key, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	files.Lock()
-	defer files.Unlock()
-	of := files.m[key]
-	if of == nil {
-		f, err := tetcore.Open(path, opts...)
-		if err != nil {
-			return nil, err
+	for {
+		files.Lock()
+		of := files.m[key]
+		opener := of == nil
+		if opener {
+			of = &openFile{ready: make(chan struct{})}
+			files.m[key] = of
 		}
-		of = &openFile{file: f}
-		files.m[key] = of
+		of.refs++
+		files.Unlock()
+		if opener {
+			of.file, of.err = tetcore.Open(path, opts...)
+			files.Lock()
+			if of.err != nil {
+				if files.m[key] == of {
+					delete(files.m, key)
+				}
+			} else {
+				files.live[of] = key
+			}
+			close(of.ready)
+			files.Unlock()
+		} else {
+			<-of.ready
+		}
+		if of.err != nil {
+			return nil, of.err // the failed opening is out of the map: refs do not matter
+		}
+		if !opener && of.file.CheckUnchanged() != nil {
+			files.Lock()
+			if files.m[key] == of {
+				delete(files.m, key) // the next pass opens the new file
+			}
+			files.Unlock()
+			release(of)
+			continue
+		}
+		return &Handle{File: of.file, key: key, of: of}, nil
 	}
-	of.refs++
-	return &Handle{File: of.file, key: key}, nil
+}
+
+// release drops one reference to of, closing its file after the last.
+func release(of *openFile) error {
+	files.Lock()
+	of.refs--
+	last := of.refs == 0
+	if last {
+		key := files.live[of]
+		delete(files.live, of)
+		if files.m[key] == of {
+			delete(files.m, key)
+		}
+	}
+	files.Unlock()
+	if !last {
+		return nil
+	}
+	dropCaches(of.file)
+	dropChunkCache(of.file)
+	return of.file.Close()
 }
 
 // Path is the absolute path the file was opened by.
@@ -58,21 +119,7 @@ func (h *Handle) Path() string { return h.key }
 // Close releases the handle; it is safe to call more than once.
 func (h *Handle) Close() error {
 	var err error
-	h.once.Do(func() {
-		files.Lock()
-		defer files.Unlock()
-		of := files.m[h.key]
-		if of == nil {
-			return
-		}
-		of.refs--
-		if of.refs == 0 {
-			delete(files.m, h.key)
-			dropCaches(of.file)
-			dropChunkCache(of.file)
-			err = of.file.Close()
-		}
-	})
+	h.once.Do(func() { err = release(h.of) })
 	return err
 }
 
@@ -80,17 +127,18 @@ func (h *Handle) Close() error {
 func openCount() int {
 	files.Lock()
 	defer files.Unlock()
-	return len(files.m)
+	return len(files.live)
 }
 
 // OpenPaths lists the absolute paths of the files open in the process,
 // sorted: every one is held by a Handle or a table not yet closed (tests
-// use it to check that closing a database releases its files).
+// use it to check that closing a database releases its files). A path
+// opened again after it changed on disk is listed once per mapping.
 func OpenPaths() []string {
 	files.Lock()
 	defer files.Unlock()
-	out := make([]string, 0, len(files.m))
-	for k := range files.m {
+	out := make([]string, 0, len(files.live))
+	for _, k := range files.live {
 		out = append(out, k)
 	}
 	sort.Strings(out)
@@ -116,6 +164,11 @@ type Session struct {
 	// (TEXT affinity still), so that a driver can deliver them as times.
 	// Set it before creating tables.
 	TimeLabels bool
+	// ReadAheadBytes bounds the decoded bytes a cursor reads ahead (0 =
+	// DefaultReadAheadBytes): a cursor reads at most
+	// ReadAheadBytes / (bytes of one decoded chunk) chunks ahead, fewer
+	// than ReadAhead for large chunks, and none when one chunk is larger.
+	ReadAheadBytes int64
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex
@@ -124,6 +177,8 @@ type Session struct {
 	last  ScanStats
 	any   bool
 	err   error // last cursor read error, see TakeError
+
+	changed atomic.Bool // a statement found a file changed on disk
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two
@@ -201,9 +256,29 @@ func (s *Session) setErr(err error) {
 	if s == nil {
 		return
 	}
+	if errors.Is(err, tetcore.ErrChanged) {
+		s.changed.Store(true)
+	}
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
+}
+
+// FileChanged reports whether a statement of this session failed
+// because a file changed on disk (tetcore.ErrChanged): its tables map
+// the old file, and the driver replaces the connection.
+func (s *Session) FileChanged() bool { return s != nil && s.changed.Load() }
+
+// pin acquires f for a cursor of table: it fails once f is closed or
+// changed on disk (see tetcore.File.Acquire), and keeps the error for
+// the driver, as bindings may drop xOpen's message.
+func (s *Session) pin(f *tetcore.File, table string) error {
+	if err := f.Acquire(); err != nil {
+		err = fmt.Errorf("tet: %s: %w", table, err)
+		s.setErr(err)
+		return err
+	}
+	return nil
 }
 
 // TakeError returns and clears the last read error a cursor of this

@@ -1,0 +1,93 @@
+package tetsql_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// TestDriver_fileReplacedOnDisk replaces the file under an open
+// database/sql pool (renamed over, then rewritten in place): every query
+// afterwards sees the whole new file, neither the old one nor a mix, as
+// the pool replaces the connections that map the old file.
+func TestDriver_fileReplacedOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.tet")
+	writeGrids(t, path, grid{name: "g", shape: [2]int64{8, 16}, chunks: [2]int64{4, 16}})
+	db, err := sql.Open("tetsql", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(2)
+	// The values are the rowids 0..n-1: count n, sum n(n-1)/2.
+	check := func(when string, n int64) {
+		t.Helper()
+		for range 3 {
+			var cnt int64
+			var sum float64
+			if err := db.QueryRow(`SELECT count(*), sum(value) FROM g.g`).Scan(&cnt, &sum); err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+			if cnt != n || sum != float64(n*(n-1)/2) {
+				t.Fatalf("%s: count %d sum %v, want %d and %d", when, cnt, sum, n, n*(n-1)/2)
+			}
+		}
+	}
+	check("before", 128)
+
+	tmp := filepath.Join(dir, "new.tet")
+	writeGrids(t, tmp, grid{name: "g", shape: [2]int64{16, 16}, chunks: [2]int64{4, 16}})
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	check("after a rename over it", 256)
+
+	other := filepath.Join(dir, "other.tet")
+	writeGrids(t, other, grid{name: "g", shape: [2]int64{4, 16}, chunks: [2]int64{4, 16}})
+	b, err := os.ReadFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // past the file system's timestamp granularity
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("after a rewrite in place", 64)
+}
+
+// TestAttach_keepsMaxChunkBytes: a file attached to a connection later
+// (the shell's .open) is read under the connector's max_chunk_bytes too,
+// not the 1 GiB default.
+func TestAttach_keepsMaxChunkBytes(t *testing.T) {
+	dir := t.TempDir()
+	first, later := filepath.Join(dir, "first.tet"), filepath.Join(dir, "later.tet")
+	writeGrids(t, first, grid{name: "g", shape: [2]int64{4, 4}, chunks: [2]int64{4, 4}})
+	writeGrids(t, later, grid{name: "z", shape: [2]int64{64, 64}, chunks: [2]int64{64, 64}, codec: tetcore.CodecZstd})
+	db, err := sql.Open("tetsql", first+"?max_chunk_bytes=1KiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Raw(func(dc any) error { return dc.(*tetsql.Conn).Attach(ctx, "l", later) }); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	err = conn.QueryRowContext(ctx, `SELECT count(value) FROM l.z`).Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "chunk larger than the configured limit") {
+		t.Fatalf("16 KiB chunk under a 1 KiB limit: count %d, err %v", n, err)
+	}
+}

@@ -1,0 +1,36 @@
+package tetcore
+
+import (
+	"fmt"
+	"os"
+)
+
+// fileIdent identifies the contents a mapping was taken from. A file
+// renamed over the path has another inode (or device); one rewritten in
+// place has another size or modification time.
+type fileIdent struct {
+	dev, ino uint64
+	size     int64
+	mtime    int64 // nanoseconds
+}
+
+// CheckUnchanged reports, with an error wrapping ErrChanged, whether the
+// path the file was opened from no longer names the bytes that are
+// mapped: the file was replaced (renamed over, deleted) or rewritten in
+// place since Open. It costs one stat call. Files from Parse never change.
+//
+// A rewrite that keeps the size and lands within the file system's
+// timestamp granularity of the previous write cannot be seen this way.
+func (f *File) CheckUnchanged() error {
+	if f.statPath == "" {
+		return nil
+	}
+	st, err := os.Stat(f.statPath)
+	if err != nil {
+		return fmt.Errorf("tetcore: %s: %w (%v)", f.path, ErrChanged, err)
+	}
+	if identOf(st) != f.ident {
+		return fmt.Errorf("tetcore: %s: %w", f.path, ErrChanged)
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+//go:build unix
+
+package tetcore_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// TestGuard_truncatedWhileMapped truncates a mapped file: reading a raw
+// view under Guard, or decoding a zstd chunk, fails with "was truncated
+// while in use" (ErrChanged) instead of killing the process with SIGBUS,
+// and Acquire, which every statement calls, refuses the changed file.
+func TestGuard_truncatedWhileMapped(t *testing.T) {
+	for _, codec := range []tetcore.Codec{tetcore.CodecRaw, tetcore.CodecZstd} {
+		path := filepath.Join(t.TempDir(), "t.tet")
+		spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F64, Shape: []int64{64, 1024}, ChunkShape: []int64{8, 1024}, Codec: codec}
+		data := make([]byte, 64*1024*8)
+		for i := range data {
+			data[i] = byte(i*7 + i/8191) // compresses, but not to nothing
+		}
+		writeFile(t, path, []genDataset{{spec, data}}, nil)
+		f, err := tetcore.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := f.Datasets[0]
+		last := &ds.Chunks()[len(ds.Chunks())-1]
+		if err := f.Acquire(); err != nil {
+			t.Fatal(err)
+		}
+		f.Release()
+		if err := os.Truncate(path, 0); err != nil {
+			t.Fatal(err)
+		}
+		var sum byte
+		switch codec {
+		case tetcore.CodecRaw:
+			view, err := f.ReadChunk(ds, last, nil)
+			if err != nil {
+				t.Fatal(err) // a raw view is not read by ReadChunk
+			}
+			err = f.Guard(func() {
+				for _, b := range view {
+					sum += b
+				}
+			})
+			checkTruncated(t, "raw view under Guard", err, path)
+			_, err = f.Copy(make([]byte, len(view)), view)
+			checkTruncated(t, "Copy", err, path)
+		case tetcore.CodecZstd:
+			_, err := f.ReadChunk(ds, last, nil)
+			checkTruncated(t, "zstd decode", err, path)
+		}
+		if err := f.Acquire(); !errors.Is(err, tetcore.ErrChanged) {
+			t.Errorf("Acquire after truncation: %v, want ErrChanged", err)
+		}
+		f.Close()
+	}
+}
+
+func checkTruncated(t *testing.T, what string, err error, path string) {
+	t.Helper()
+	if !errors.Is(err, tetcore.ErrChanged) || !strings.Contains(err.Error(), "file "+path+" was truncated while in use") {
+		t.Errorf("%s: %v; want \"file %s was truncated while in use\"", what, err, path)
+	}
+}
+
+// TestGuard_otherPanicsPass: Guard converts only faults on the mapping;
+// any other panic reaches the caller unchanged, and the goroutine's
+// panic-on-fault setting is restored.
+func TestGuard_otherPanicsPass(t *testing.T) {
+	f, _ := openSample(t)
+	defer f.Close()
+	for _, tc := range []struct {
+		name string
+		fn   func()
+	}{
+		{"value", func() { panic("boom") }},
+		{"nil map", func() { var m map[int]int; m[1] = 1 }},
+		{"index", func() { s := []int{}; _ = s[len(s)+1] }},
+		{"nil pointer", func() { var p *[64]byte; _ = p[8] }},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Errorf("%s: panic swallowed", tc.name)
+				}
+			}()
+			f.Guard(tc.fn)
+		}()
+	}
+	if err := f.Guard(func() {}); err != nil {
+		t.Errorf("empty read: %v", err)
+	}
+}
