@@ -160,6 +160,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	sess := vtab.NewSession()
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
+	sess.MemLimit = c.cfg.MemLimit
 	conn := &Conn{inner: inner, session: sess}
 	for i, h := range handles {
 		path := h.Path()

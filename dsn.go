@@ -31,6 +31,11 @@ type Config struct {
 	// repeated selective queries on compressed data skip the decode. With
 	// several databases on one file the largest budget applies.
 	CacheBudget int64
+	// MemLimit bounds the buffers one query may ask of tetsql (an
+	// aggregate's groups and chunk list, a metadata table's rows); 0 =
+	// the default, vtab.DefaultMemLimit (1 GiB). A query needing more
+	// fails before allocating, with an error matching vtab.ErrMemLimit.
+	MemLimit int64
 }
 
 // MaxReadAhead is the largest accepted ReadAhead.
@@ -43,6 +48,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("tetsql: MaxChunkBytes %d is negative", c.MaxChunkBytes)
 	case c.ReadAhead < 0 || c.ReadAhead > MaxReadAhead:
 		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
+	case c.MemLimit < 0:
+		return fmt.Errorf("tetsql: mem_limit %d is negative", c.MemLimit)
 	case c.CacheBudget < 0:
 		return fmt.Errorf("tetsql: cache_budget %d is negative", c.CacheBudget)
 	case c.DecodeParallelism < 0:
@@ -112,6 +119,12 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option cache_budget=%q: want a size such as 256MiB (0 = no cache)", v[0])
 				}
 				cfg.CacheBudget = n
+			case "mem_limit":
+				n, err := ParseSize(v[0])
+				if err != nil || n < 1 {
+					return cfg, fmt.Errorf("tetsql: DSN option mem_limit=%q: want a positive size such as 4GiB", v[0])
+				}
+				cfg.MemLimit = n
 			default:
 				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
@@ -123,7 +136,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "decode_parallelism", "cache_budget", "mem_limit"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -20,6 +20,9 @@ type boundCursor struct {
 	// copied into (SQLite copies it again: SQLITE_TRANSIENT); freed by xClose.
 	scratch    uintptr
 	scratchCap int
+	// fault is a panic recovered in xEof, reported by the next callback
+	// that can fail (bind_direct_safe.go).
+	fault error
 }
 
 func cursorOf(pCur uintptr) *boundCursor { return (*boundCursor)(cursorHdr(pCur).obj) }

@@ -111,6 +111,11 @@ type Session struct {
 	// DecodeParallelism is how many goroutines per cursor decode ahead
 	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
 	DecodeParallelism int
+	// MemLimit bounds the buffers one query may ask of tetsql (0 =
+	// DefaultMemLimit): an aggregate's groups and chunk list, a metadata
+	// table's rows. A query above it fails with a MemLimitError before
+	// allocating them.
+	MemLimit int64
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex

@@ -1,0 +1,86 @@
+package vtab_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// TestPanics_becomeErrors makes each callback (and a fold worker) panic
+// in turn: the statement must fail with an internal-error message, in
+// bounded time, and the same connection must answer the next query.
+// Not parallel: the panic hook is process-wide.
+func TestPanics_becomeErrors(t *testing.T) {
+	st := writeStations(t)
+	db, sess := openDB(t, map[string]string{"st": st})
+	abs, _ := filepath.Abs(st)
+	if _, err := db.Exec("CREATE VIRTUAL TABLE extra USING tet('" + abs + "', cells, 'elev')"); err != nil {
+		t.Fatal(err)
+	}
+	want := rowsOf(t, db, "SELECT sum(value) FROM st.temp")
+	cases := []struct {
+		where, q string
+		fails    bool // false: the panic is contained without failing the statement
+	}{
+		{"xBestIndex", "SELECT sum(value) FROM st.temp WHERE station = 1", true},
+		{"xOpen", "SELECT sum(value) FROM st.temp", true},
+		{"xFilter", "SELECT sum(value) FROM st.temp", true},
+		{"xFilter", "SELECT count FROM st.temp_agg('station')", true},
+		{"xNext", "SELECT value FROM st.temp", true},
+		{"xEof", "SELECT value FROM st.temp", true},
+		{"xEof", "SELECT count FROM st.temp_agg", true},
+		{"xColumn", "SELECT time_label, value FROM st.temp", true},
+		{"xColumn", "SELECT count FROM st.temp_agg", true},
+		{"xRowid", "SELECT rowid, value FROM st.temp", true},
+		{"xUpdate", "DELETE FROM st.temp", true},
+		{"xCreate", "CREATE VIRTUAL TABLE nope USING tet('" + abs + "', cells, 'temp')", true},
+		{"fold worker", "SELECT count FROM st.temp_agg", true},
+		{"fold worker", "SELECT count FROM st.temp_agg('time')", true},
+		{"tet_last_scan", "SELECT tet_last_scan()", true},
+		{"xClose", "SELECT sum(value) FROM st.temp", false},
+		{"xDisconnect", "DROP TABLE extra", false},
+	}
+	for _, tc := range cases {
+		sess.TakeError()
+		restore := vtab.PanicAt(tc.where)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		done := make(chan error, 1)
+		go func() { done <- queryErrCtx(ctx, db, tc.q) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: %s hangs", tc.where, tc.q)
+		}
+		restore()
+		cancel()
+		msg := "tet: internal error in "
+		switch {
+		case tc.fails && (err == nil || !strings.Contains(errText(err, sess), msg+tc.where+": test panic in "+tc.where) &&
+			!strings.Contains(errText(err, sess), msg+"st.temp_agg "+tc.where+": test panic in "+tc.where)):
+			t.Errorf("panic in %s: %s: error %v, want %q…", tc.where, tc.q, err, msg+tc.where)
+		case !tc.fails && err != nil:
+			t.Errorf("panic in %s: %s: %v", tc.where, tc.q, err)
+		}
+		if got := rowsOf(t, db, "SELECT sum(value) FROM st.temp"); got[0] != want[0] {
+			t.Fatalf("after a panic in %s: %v, want %v", tc.where, got, want)
+		}
+	}
+}
+
+// queryErrCtx runs q to the end and returns its error.
+func queryErrCtx(ctx context.Context, db *sql.DB, q string) error {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.Err()
+}
