@@ -139,3 +139,22 @@ func TestMemLimit_sessionLimitAppliesToGroups(t *testing.T) {
 		t.Fatalf("5 groups under 4 KiB: %v", got)
 	}
 }
+
+func TestMemLimit_metadataRows(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"st": writeStations(t)})
+	// temp: 30×5 in 7×2 chunks = 5×3; elev: 5 in 2s = 3.
+	if got := rowsOf(t, db, "SELECT count(*) FROM st.tet_chunks"); got[0] != "18" {
+		t.Fatalf("tet_chunks: %v", got)
+	}
+	sess.MemLimit = 1 << 10
+	for _, q := range []string{"SELECT count(*) FROM st.tet_chunks", "SELECT count(*) FROM st.tet_coords"} {
+		sess.TakeError()
+		err := queryErr(db, q)
+		if err == nil || !strings.Contains(errText(err, sess), "listing needs") || !strings.Contains(errText(err, sess), "rows, above the memory limit of 1.0 KiB") {
+			t.Errorf("%s under 1 KiB: %v", q, err)
+		}
+	}
+	if got := rowsOf(t, db, "SELECT count(*) FROM st.tet_chunks WHERE dataset = 'elev'"); got[0] != "3" {
+		t.Fatalf("3 rows under 1 KiB: %v", got)
+	}
+}

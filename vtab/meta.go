@@ -154,9 +154,11 @@ func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m
 // metaTable serves one metadata table from rows generated at Filter time.
 type metaTable struct {
 	readOnly
-	h    *Handle
-	kind *metaKind
-	name string
+	h         *Handle
+	kind      *metaKind
+	name      string
+	qualified string
+	session   *Session
 }
 
 func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
@@ -164,7 +166,8 @@ func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
 	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
-	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind}, nil
+	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind,
+		qualified: a.schema + "." + a.table, session: a.session}, nil
 }
 
 // BestIndex pushes down "dataset = ?" where the table has that column.
@@ -210,8 +213,34 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
 		}
 		only = ds
 	}
+	// The rows are built whole: count their memory first (metaRowBytes)
+	// and refuse a table of a file whose index or labels would need more
+	// than the memory limit.
+	var n, bytes int64
+	c.t.kind.rows(f, only, func(v ...vtab.Value) { n, bytes = n+1, bytes+metaRowBytes(v) })
+	b := c.t.session.budget(c.t.qualified)
+	if err := b.need("listing", n, "rows", bytes/max(n, 1)+1); err != nil {
+		c.t.session.setErr(err)
+		return err
+	}
+	c.rows = slices.Grow(c.rows, int(n))
 	c.t.kind.rows(f, only, func(v ...vtab.Value) { c.rows = append(c.rows, v) })
 	return nil
+}
+
+// metaRowBytes estimates the memory of one materialised row: its slice
+// and interface values, and the strings they box.
+func metaRowBytes(v []vtab.Value) int64 {
+	n := int64(24 + 16*len(v))
+	for _, x := range v {
+		switch x := x.(type) {
+		case string:
+			n += 16 + int64(len(x))
+		case int64, float64:
+			n += 8
+		}
+	}
+	return n
 }
 
 func (c *metaCursor) Next() error { c.i++; return nil }
