@@ -86,7 +86,11 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 	if argc > 0 {
 		for _, v := range unsafe.Slice((*uintptr)(cptr(argv)), argc) {
 			if bc.table.inLists != nil {
-				if l, ok := inList(tls, v); ok {
+				l, ok, err := inList(tls, v, bc.table.impl)
+				if err != nil {
+					return failCursor(tls, pCur, err)
+				}
+				if ok {
 					bc.vals = append(bc.vals, l)
 					continue
 				}
@@ -102,20 +106,29 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 
 // inList reads v whole if it is an IN list SQLite passes all at once
 // (sqlite3_vtab_in_first fails with SQLITE_ERROR on any other value).
-func inList(tls *libc.TLS, v uintptr) (InList, bool) {
+// The copy counts against the memory limit of tbl's session: a list
+// from a subquery may be as long as a table.
+func inList(tls *libc.TLS, v uintptr, tbl any) (InList, bool, error) {
 	pp := tls.Alloc(int(unsafe.Sizeof(uintptr(0)))) // out-parameter in C memory
 	defer tls.Free(int(unsafe.Sizeof(uintptr(0))))
 	out := (*uintptr)(cptr(pp))
 	rc := lib.Xsqlite3_vtab_in_first(tls, v, pp)
 	if rc != lib.SQLITE_OK && rc != lib.SQLITE_DONE {
-		return nil, false
+		return nil, false, nil
 	}
 	l := InList{}
+	var bytes int64
 	for rc == lib.SQLITE_OK && *out != 0 {
-		l = append(l, goValue(tls, *out))
+		x := goValue(tls, *out)
+		l = append(l, x)
+		if bytes += inValueBytes(x); bytes > 1<<20 && len(l)%1024 == 0 {
+			if err := inListFits(tbl, int64(len(l)), bytes); err != nil {
+				return nil, false, err
+			}
+		}
 		rc = lib.Xsqlite3_vtab_in_next(tls, v, pp)
 	}
-	return l, true
+	return l, true, nil
 }
 
 func xNext(tls *libc.TLS, pCur uintptr) int32 {

@@ -158,3 +158,23 @@ func TestMemLimit_metadataRows(t *testing.T) {
 		t.Fatalf("3 rows under 1 KiB: %v", got)
 	}
 }
+
+// TestMemLimit_inList: the direct binding copies an IN list whole for an
+// aggregate; a list from a subquery counts against the memory limit.
+func TestMemLimit_inList(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"st": writeStations(t)})
+	q := "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x+1 FROM s WHERE x < 199999) " +
+		"SELECT count FROM st.temp_agg WHERE time IN (SELECT x FROM s)"
+	if vtab.ActiveBinding() != vtab.BindingDirect {
+		t.Skip("modernc's binding filters once per value: no copy")
+	}
+	if got := rowsOf(t, db, q); len(got) != 1 || got[0] != "150" {
+		t.Fatalf("IN 200000 values: %d rows, first %v", len(got), got[:min(len(got), 1)])
+	}
+	sess.MemLimit = 2 << 20
+	sess.TakeError()
+	err := queryErr(db, q)
+	if err == nil || !strings.Contains(errText(err, sess), "reading the IN list needs") || !strings.Contains(errText(err, sess), "values so far, above the memory limit of 2.0 MiB") {
+		t.Fatalf("IN list under 2 MiB: %v", err)
+	}
+}
