@@ -165,9 +165,9 @@ func registerDirect() error {
 	m.FxOpen = cfunc(safeOpen)
 	m.FxClose = cfunc(safeClose)
 	m.FxFilter = cfunc(safeFilter)
-	m.FxNext = cfunc(safeNext)
+	m.FxNext = cfunc(xNext) // recovers itself
 	m.FxEof = cfunc(safeEof)
-	m.FxColumn = cfunc(safeColumn)
+	m.FxColumn = cfunc(xColumn) // recovers itself
 	m.FxRowid = cfunc(safeRowid)
 	m.FxUpdate = cfunc(safeUpdate)
 	directModule = p

@@ -131,8 +131,12 @@ func inList(tls *libc.TLS, v uintptr, tbl any) (InList, bool, error) {
 	return l, true, nil
 }
 
-func xNext(tls *libc.TLS, pCur uintptr) int32 {
+func xNext(tls *libc.TLS, pCur uintptr) (rc int32) {
+	defer recoverCursor(tls, "xNext", pCur, &rc) // bind_direct_safe.go
 	bc := cursorOf(pCur)
+	if bc.fault != nil {
+		return failCursor(tls, pCur, bc.fault)
+	}
 	var err error
 	if c := bc.cells; c != nil {
 		err = c.Next()
@@ -160,8 +164,12 @@ func xEof(tls *libc.TLS, pCur uintptr) int32 {
 }
 
 // xColumn hands column col of the current row to sqlite3_result_*.
-func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) int32 {
+func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) (rc int32) {
 	bc := cursorOf(pCur)
+	defer bc.recoverColumn(tls, ctx, &rc) // bind_direct_safe.go
+	if bc.fault != nil {
+		return bc.resultError(tls, ctx, bc.fault)
+	}
 	if c := bc.cells; c != nil {
 		k, n, f, s, err := c.cell(int(col))
 		switch k {

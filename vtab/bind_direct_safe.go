@@ -13,6 +13,11 @@ import (
 // statement's message. xEof cannot fail, so a panic there is kept on the
 // cursor (fault) and reported by the next xColumn, xRowid or xNext:
 // ending the scan instead would silently truncate the result.
+//
+// The per-row entry points (xNext, xEof, xColumn, xRowid) add a deferred
+// recover and a nil check, nothing else; their tests panic inside the
+// aggregate cursor's methods (panicPoint there), which go through the
+// same entry points.
 
 func safeCreate(tls *libc.TLS, db, pAux uintptr, argc int32, argv, ppVtab, pzErr uintptr) (rc int32) {
 	defer recoverConnect(tls, "xCreate", pzErr, &rc)
@@ -124,41 +129,43 @@ func safeFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc 
 	return xFilter(tls, pCur, idxNum, idxStr, argc, argv)
 }
 
-func safeNext(tls *libc.TLS, pCur uintptr) (rc int32) {
-	defer recoverCursor(tls, "xNext", pCur, &rc)
-	if err := cursorOf(pCur).fault; err != nil {
-		return failCursor(tls, pCur, err)
+// xNext and xColumn recover in their own bodies (one defer per call on
+// the per-row path, no extra call).
+
+// safeEof needs no recover for a cells cursor, whose Eof reads a field;
+// other cursors' Eof may run code.
+func safeEof(tls *libc.TLS, pCur uintptr) int32 {
+	bc := cursorOf(pCur)
+	if c := bc.cells; c != nil {
+		if c.Eof() {
+			return 1
+		}
+		return 0
 	}
-	panicPoint("xNext")
-	return xNext(tls, pCur)
+	return bc.eofRecovering(tls, pCur)
 }
 
-func safeEof(tls *libc.TLS, pCur uintptr) (eof int32) {
+func (bc *boundCursor) eofRecovering(tls *libc.TLS, pCur uintptr) (eof int32) {
 	defer func() {
 		if p := recover(); p != nil {
-			cursorOf(pCur).fault = internalError("", "xEof", p)
+			bc.fault = internalError("", "xEof", p)
+			sessionOf(bc.table.impl).setErr(bc.fault)
 			eof = 0 // not the end: the next call reports the fault
 		}
 	}()
-	if cursorOf(pCur).fault != nil {
+	if bc.fault != nil {
 		return 0
 	}
-	panicPoint("xEof")
 	return xEof(tls, pCur)
 }
 
-func safeColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) (rc int32) {
-	bc := cursorOf(pCur)
-	defer func() {
-		if p := recover(); p != nil {
-			rc = bc.resultError(tls, ctx, internalError("", "xColumn", p))
-		}
-	}()
-	if bc.fault != nil {
-		return bc.resultError(tls, ctx, bc.fault)
+// recoverColumn makes a panic in xColumn the column's error.
+func (bc *boundCursor) recoverColumn(tls *libc.TLS, ctx uintptr, rc *int32) {
+	if p := recover(); p != nil {
+		err := internalError("", "xColumn", p)
+		sessionOf(bc.table.impl).setErr(err)
+		*rc = bc.resultError(tls, ctx, err)
 	}
-	panicPoint("xColumn")
-	return xColumn(tls, pCur, ctx, col)
 }
 
 func safeRowid(tls *libc.TLS, pCur, pRowid uintptr) (rc int32) {
@@ -166,7 +173,6 @@ func safeRowid(tls *libc.TLS, pCur, pRowid uintptr) (rc int32) {
 	if err := cursorOf(pCur).fault; err != nil {
 		return failCursor(tls, pCur, err)
 	}
-	panicPoint("xRowid")
 	return xRowid(tls, pCur, pRowid)
 }
 

@@ -139,7 +139,6 @@ func (s *safeCursor) Next() (err error) {
 	if s.fault != nil {
 		return s.fault
 	}
-	panicPoint("xNext")
 	return s.c.Next()
 }
 
@@ -153,7 +152,6 @@ func (s *safeCursor) Eof() (eof bool) {
 	if s.fault != nil {
 		return false
 	}
-	panicPoint("xEof")
 	return s.c.Eof()
 }
 
@@ -162,7 +160,6 @@ func (s *safeCursor) Column(col int) (v vtab.Value, err error) {
 	if s.fault != nil {
 		return nil, s.fault
 	}
-	panicPoint("xColumn")
 	return s.c.Column(col)
 }
 
@@ -171,7 +168,6 @@ func (s *safeCursor) Rowid() (id int64, err error) {
 	if s.fault != nil {
 		return 0, s.fault
 	}
-	panicPoint("xRowid")
 	return s.c.Rowid()
 }
 
