@@ -43,7 +43,11 @@ func recoverConnect(tls *libc.TLS, where string, pzErr uintptr, rc *int32) {
 // recoverVtab reports a panic through pVtab->zErrMsg.
 func recoverVtab(tls *libc.TLS, where string, pVtab uintptr, rc *int32) {
 	if p := recover(); p != nil {
-		setVtabErr(tls, pVtab, internalError("", where, p))
+		err := internalError("", where, p)
+		if bt := tableOf(pVtab); bt != nil {
+			sessionOf(bt.impl).setErr(err)
+		}
+		setVtabErr(tls, pVtab, err)
 		*rc = lib.SQLITE_ERROR
 	}
 }

@@ -55,7 +55,7 @@ type safeTable struct {
 }
 
 func (s *safeTable) BestIndex(info *vtab.IndexInfo) (err error) {
-	defer recoverInto("xBestIndex", &err)
+	defer s.sess.recoverInto("xBestIndex", &err)
 	panicPoint("xBestIndex")
 	return s.t.BestIndex(info)
 }
@@ -92,7 +92,7 @@ func (s *safeTable) updater() (vtab.Updater, error) {
 }
 
 func (s *safeTable) Insert(cols []vtab.Value, rowid *int64) (err error) {
-	defer recoverInto("xUpdate", &err)
+	defer s.sess.recoverInto("xUpdate", &err)
 	panicPoint("xUpdate")
 	u, err := s.updater()
 	if err != nil {
@@ -102,7 +102,7 @@ func (s *safeTable) Insert(cols []vtab.Value, rowid *int64) (err error) {
 }
 
 func (s *safeTable) Update(old int64, cols []vtab.Value, rowid *int64) (err error) {
-	defer recoverInto("xUpdate", &err)
+	defer s.sess.recoverInto("xUpdate", &err)
 	panicPoint("xUpdate")
 	u, err := s.updater()
 	if err != nil {
@@ -112,7 +112,7 @@ func (s *safeTable) Update(old int64, cols []vtab.Value, rowid *int64) (err erro
 }
 
 func (s *safeTable) Delete(old int64) (err error) {
-	defer recoverInto("xUpdate", &err)
+	defer s.sess.recoverInto("xUpdate", &err)
 	panicPoint("xUpdate")
 	u, err := s.updater()
 	if err != nil {
