@@ -125,10 +125,7 @@ func optional(v float64, ok bool) (vtab.Value, error) {
 }
 
 // Rowid numbers the output rows.
-func (c *aggCursor) Rowid() (int64, error) {
-	panicPoint("xRowid")
-	return int64(c.g), nil
-}
+func (c *aggCursor) Rowid() (int64, error) { return int64(c.g), nil }
 
 // Close records the scan's statistics and unpins the file.
 func (c *aggCursor) Close() error {

@@ -14,10 +14,10 @@ import (
 // cursor (fault) and reported by the next xColumn, xRowid or xNext:
 // ending the scan instead would silently truncate the result.
 //
-// The per-row entry points (xNext, xEof, xColumn, xRowid) add a deferred
-// recover and a nil check, nothing else; their tests panic inside the
-// aggregate cursor's methods (panicPoint there), which go through the
-// same entry points.
+// The per-row entry points (xNext, xEof, xColumn) add a deferred recover
+// and a nil check, nothing else; their tests panic inside the aggregate
+// cursor's methods (panicPoint there), which go through the same entry
+// points.
 
 func safeCreate(tls *libc.TLS, db, pAux uintptr, argc int32, argv, ppVtab, pzErr uintptr) (rc int32) {
 	defer recoverConnect(tls, "xCreate", pzErr, &rc)
@@ -177,6 +177,7 @@ func safeRowid(tls *libc.TLS, pCur, pRowid uintptr) (rc int32) {
 	if err := cursorOf(pCur).fault; err != nil {
 		return failCursor(tls, pCur, err)
 	}
+	panicPoint("xRowid")
 	return xRowid(tls, pCur, pRowid)
 }
 

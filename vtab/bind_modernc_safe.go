@@ -168,6 +168,7 @@ func (s *safeCursor) Rowid() (id int64, err error) {
 	if s.fault != nil {
 		return 0, s.fault
 	}
+	panicPoint("xRowid")
 	return s.c.Rowid()
 }
 

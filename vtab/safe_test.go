@@ -34,7 +34,7 @@ func TestPanics_becomeErrors(t *testing.T) {
 		{"xNext", "SELECT count FROM st.temp_agg('station')", true},
 		{"xEof", "SELECT count FROM st.temp_agg", true},
 		{"xColumn", "SELECT count FROM st.temp_agg", true},
-		{"xRowid", "SELECT rowid, count FROM st.temp_agg('station')", true},
+		{"xRowid", "SELECT rowid, value FROM st.temp", true},
 		{"xUpdate", "DELETE FROM st.temp", true},
 		{"xCreate", "CREATE VIRTUAL TABLE nope USING tet('" + abs + "', cells, 'temp')", true},
 		{"fold worker", "SELECT count FROM st.temp_agg", true},
