@@ -29,6 +29,9 @@ type aggCursor struct {
 	g      int     // current group
 	eof    bool
 	mem    memBudget // this Filter's buffers, see reserve
+	// the chunks holding selected elements, and how many (agg_chunks.go)
+	spans   [][]chunkSpan
+	nchunks int64
 
 	started time.Time
 	stats   ScanStats
@@ -85,7 +88,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 	}
 	stride, ngroups := fold.Strides(sizes, c.keep)
 	// Size every buffer from the plan before allocating any (memlimit.go).
-	if err := c.reserve(ngroups); err != nil {
+	if err := c.reserve(ngroups, sel); err != nil {
 		return err
 	}
 	c.kept, c.values = c.kept[:0], c.values[:0]
@@ -160,21 +163,8 @@ func workOf(ds *tetcore.Dataset, id int64) work {
 	return w
 }
 
-// chunkList returns the ids of the plan's chunks; reserve sized it.
-func (c *aggCursor) chunkList() []int64 {
-	if c.plan.Empty() {
-		return nil
-	}
-	items := make([]int64, 0, c.plan.ChunkCount())
-	it := c.plan.Iter()
-	for it.Next() {
-		items = append(items, it.Chunk().ID)
-	}
-	return items
-}
-
 func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fold.Stats, error) {
-	items := c.chunkList()
+	items := chunkIDs(c.t.ds, c.spans, c.nchunks)
 	var ev *evictor
 	if len(items) >= evictFrom {
 		ev = newEvictor(c.t.h.File)

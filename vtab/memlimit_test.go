@@ -15,7 +15,7 @@ import (
 
 // writeHugeSparse writes a file of a few hundred bytes whose u8 dataset
 // "big" declares a 1-D axis of 2^40 elements in chunks of one, of which
-// only the first 8 (values 1..8) are in the index.
+// only 8 are in the index: at 0..6 (values 1..7) and at 2^40-1 (value 8).
 func writeHugeSparse(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "huge.tet")
@@ -43,6 +43,14 @@ func writeHugeSparse(t *testing.T) string {
 		t.Fatalf("shape not at %d", shapeAt)
 	}
 	binary.LittleEndian.PutUint64(raw[shapeAt:], 1<<40)
+	// The index: 32-byte header, then 104-byte entries whose grid
+	// coordinates start at byte 8; move the last chunk to the far end.
+	idx := binary.LittleEndian.Uint64(raw[16:])
+	last := idx + 32 + 7*104 + 8
+	if binary.LittleEndian.Uint64(raw[last:]) != 7 {
+		t.Fatalf("entry 7 not at %d", last)
+	}
+	binary.LittleEndian.PutUint64(raw[last:], 1<<40-1)
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +104,11 @@ func TestMemLimit_hugeSparseGridFailsSmall(t *testing.T) {
 		{"SELECT count FROM h.big_agg('d0')", "tet: h.big_agg: grouping needs 112.0 TiB for 1099511627776 groups, above the memory limit of 1.0 GiB (DSN option mem_limit, shell --mem-limit)"},
 		{"SELECT d0, count FROM h.big_agg WHERE by = 'd0' AND d0 >= 1000", "grouping needs"},
 		// Ungrouped: the plan covers 2^40 chunk positions, the index 8.
-		{"SELECT count FROM h.big_agg", `tet: h.big_agg: dataset "big" chunk [8]: chunk not present in index`},
-		{"SELECT count FROM h.big_agg WHERE d0 < 4000000", "chunk [8]: chunk not present in index"},
-		{"SELECT count(*) FROM h.big", "chunk [8]: chunk not present in index"},
+		{"SELECT count FROM h.big_agg", `tet: h.big_agg: dataset "big" chunk [7]: chunk not present in index`},
+		{"SELECT count FROM h.big_agg WHERE d0 < 4000000", "chunk [7]: chunk not present in index"},
+		{"SELECT count FROM h.big_agg WHERE d0 IN (1, 2, 1000000000000)", "chunk [1000000000000]: chunk not present in index"},
+		{"SELECT count FROM h.big_agg('d0') WHERE d0 IN (1, 2, 1000000000000)", "chunk [1000000000000]: chunk not present in index"},
+		{"SELECT count(*) FROM h.big", "chunk [7]: chunk not present in index"},
 	} {
 		var err error
 		sess.TakeError()
@@ -111,9 +121,29 @@ func TestMemLimit_hugeSparseGridFailsSmall(t *testing.T) {
 		}
 		// The connection still answers, from the chunks that exist.
 		var sum, groups int64
-		if err := db.QueryRow("SELECT sum(sum), count(*) FROM h.big_agg('d0') WHERE d0 < 8").Scan(&sum, &groups); err != nil || sum != 36 || groups != 8 {
-			t.Fatalf("after %s: sum %d over %d groups, %v; want 36 over 8", tc.q, sum, groups, err)
+		if err := db.QueryRow("SELECT sum(sum), count(*) FROM h.big_agg('d0') WHERE d0 < 7").Scan(&sum, &groups); err != nil || sum != 28 || groups != 7 {
+			t.Fatalf("after %s: sum %d over %d groups, %v; want 28 over 7", tc.q, sum, groups, err)
 		}
+	}
+}
+
+// TestMemLimit_hugeSparseGridFarSelection: an IN list whose hull spans
+// the whole 2^40 grid but selects only chunks the index holds folds just
+// those (the fold used to list every chunk of the hull).
+func TestMemLimit_hugeSparseGridFarSelection(t *testing.T) {
+	db, _ := openDB(t, map[string]string{"h": writeHugeSparse(t)})
+	var got []string
+	n := allocDuring(func() {
+		got = rowsOf(t, db, "SELECT d0, count, sum FROM h.big_agg('d0') WHERE d0 IN (0, 6, 1099511627775) ORDER BY d0")
+	})
+	if want := "0|1|1 6|1|7 1099511627775|1|8"; strings.Join(got, " ") != want {
+		t.Fatalf("got %v, want %s", got, want)
+	}
+	if got := rowsOf(t, db, "SELECT count, sum FROM h.big_agg WHERE d0 IN (0, 6, 1099511627775)"); got[0] != "3|16" {
+		t.Fatalf("ungrouped: %v", got)
+	}
+	if n > 16<<20 {
+		t.Errorf("allocated %d bytes", n)
 	}
 }
 
