@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -267,10 +268,17 @@ func (c *aggCursor) runWorkers(workers int, body func(*folder) error, sel []axis
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A raw chunk is folded straight from the mapping: if the
+			// file shrinks meanwhile, the read faults. Make that a panic
+			// this goroutine recovers, not the end of the process.
+			debug.SetPanicOnFault(true)
 			f := folder{c: c, sel: sel, stride: stride, ev: ev, stop: &stop}
 			defer func() {
 				if p := recover(); p != nil {
-					errs[w] = internalError(c.t.qualified, "fold worker", p)
+					errs[w] = faultError(c.t.qualified, c.t.h.Path(), p)
+					if errs[w] == nil {
+						errs[w] = internalError(c.t.qualified, "fold worker", p)
+					}
 				}
 				if errs[w] != nil {
 					stop.Store(true)

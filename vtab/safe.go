@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/tetsql/tetsql/tetcore"
 )
 
 // Panic safety. A panic in a callback must not unwind through SQLite
@@ -54,6 +56,17 @@ func sessionOf(t any) *Session {
 }
 
 func (t *arrayTable) tableSession() *Session { return t.session }
+
+// faultError turns a recovered memory fault (a read of a mapping whose
+// file shrank, with debug.SetPanicOnFault on) into an error wrapping
+// tetcore.ErrTruncated; any other panic value gives nil.
+func faultError(table, path string, p any) error {
+	_, fault := p.(interface{ Addr() uintptr })
+	if err, ok := p.(error); ok && fault {
+		return fmt.Errorf("tet: %s: file %s was truncated while in use (%v): %w", table, path, err, tetcore.ErrTruncated)
+	}
+	return nil
+}
 
 // panicAt names the callback a test wants to panic in ("" = none); see
 // panicPoint.

@@ -3,11 +3,13 @@ package vtab_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
 
@@ -81,4 +83,36 @@ func queryErrCtx(ctx context.Context, db *sql.DB, q string) error {
 	for rows.Next() {
 	}
 	return rows.Err()
+}
+
+// TestPanics_truncatedFileInFoldWorker: a raw chunk folded straight from
+// the mapping of a file that shrank faults on a fold goroutine; that must
+// be an error naming the file, not the end of the process.
+func TestPanics_truncatedFileInFoldWorker(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shrink.tet")
+	w, err := tetcore.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, chunk = 1 << 20, 1 << 16 // 8 MiB of f64 in 16 raw chunks
+	if err := w.AddDataset(tetcore.DatasetSpec{Name: "v", DType: tetcore.F64, Shape: []int64{n}, ChunkShape: []int64{chunk}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteDataset(make([]byte, 8*n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, _ := openDB(t, map[string]string{"s": path})
+	if got := rowsOf(t, db, "SELECT count FROM s.v_agg WHERE d0 < 10"); got[0] != "10" {
+		t.Fatalf("before: %v", got) // maps the file
+	}
+	if err := os.Truncate(path, 4096); err != nil {
+		t.Fatal(err)
+	}
+	err = queryErr(db, "SELECT count, sum FROM s.v_agg")
+	if err == nil || !strings.Contains(err.Error(), "was truncated while in use") {
+		t.Fatalf("after truncation: %v", err)
+	}
 }
