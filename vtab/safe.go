@@ -61,9 +61,12 @@ func (t *arrayTable) tableSession() *Session { return t.session }
 // file shrank, with debug.SetPanicOnFault on) into an error wrapping
 // tetcore.ErrTruncated; any other panic value gives nil.
 func faultError(table, path string, p any) error {
-	_, fault := p.(interface{ Addr() uintptr })
-	if err, ok := p.(error); ok && fault {
-		return fmt.Errorf("tet: %s: file %s was truncated while in use (%v): %w", table, path, err, tetcore.ErrTruncated)
+	// The runtime's text for such a panic speaks of a nil pointer;
+	// what happened is a read of a page the file no longer has.
+	if f, ok := p.(interface{ Addr() uintptr }); ok {
+		if _, ok := p.(error); ok {
+			return fmt.Errorf("tet: %s: file %s was truncated while in use (memory fault at %#x): %w", table, path, f.Addr(), tetcore.ErrTruncated)
+		}
 	}
 	return nil
 }
