@@ -34,6 +34,8 @@
 //	                    default min(read_ahead, GOMAXPROCS))
 //	cache_budget        bytes of decoded zstd chunks kept per file for later
 //	                    queries, least recently used out (default 0 = none)
+//	mem_limit           most memory one query may ask of tetsql's own buffers
+//	                    (aggregate groups, metadata rows; default 1GiB)
 //	time_labels         true: label columns of ISO 8601 dates or timestamps
 //	                    are delivered as time.Time (default false)
 //

@@ -180,6 +180,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
 	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
+	sess.MemLimit = c.cfg.MemLimit
 	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions()}
 	for i, h := range handles {
 		path := h.Path()

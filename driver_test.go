@@ -32,8 +32,11 @@ func TestDSN(t *testing.T) {
 	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 || !cfg.TimeLabels || cfg.ReadAheadBytes != 64<<20 {
 		t.Fatalf("%+v %v", cfg, err)
 	}
+	if cfg, err := tetsql.ParseDSN("a.tet?mem_limit=3GiB"); err != nil || cfg.MemLimit != 3<<30 {
+		t.Fatalf("mem_limit: %+v %v", cfg, err)
+	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels, mem_limit)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
@@ -46,6 +49,8 @@ func TestDSN(t *testing.T) {
 		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
 		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
 		"a.tet?read_ahead_bytes=0":                    `read_ahead_bytes="0": want a positive size`,
+		"a.tet?mem_limit=0":                           `mem_limit="0": want a positive size`,
+		"a.tet?mem_limit=-1GiB":                       `mem_limit="-1GiB": want a positive size`,
 		"a.tet?read_ahead=1;b.tet":                    "DSN options",
 		"a.tet?read_ahead=1&read_ahead=1&read_ahead=": "read_ahead given 3 times",
 		"a.tet?time_labels=maybe":                     `time_labels="maybe": want true or false`,

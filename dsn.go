@@ -41,6 +41,11 @@ type Config struct {
 	// into a *string as RFC 3339, not as the label's text. Off by default.
 	// The SQL meaning of the columns does not change: they stay TEXT.
 	TimeLabels bool
+	// MemLimit bounds the buffers one query may ask of tetsql (an
+	// aggregate's groups and chunk list, a metadata table's rows); 0 =
+	// the default, vtab.DefaultMemLimit (1 GiB). A query needing more
+	// fails before allocating, with an error matching vtab.ErrMemLimit.
+	MemLimit int64
 }
 
 // MaxReadAhead is the largest accepted ReadAhead.
@@ -55,6 +60,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
 	case c.ReadAheadBytes < 0:
 		return fmt.Errorf("tetsql: read_ahead_bytes %d is negative", c.ReadAheadBytes)
+	case c.MemLimit < 0:
+		return fmt.Errorf("tetsql: mem_limit %d is negative", c.MemLimit)
 	case c.CacheBudget < 0:
 		return fmt.Errorf("tetsql: cache_budget %d is negative", c.CacheBudget)
 	case c.DecodeParallelism < 0:
@@ -136,6 +143,12 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option time_labels=%q: want true or false", v[0])
 				}
 				cfg.TimeLabels = b
+			case "mem_limit":
+				n, err := ParseSize(v[0])
+				if err != nil || n < 1 {
+					return cfg, fmt.Errorf("tetsql: DSN option mem_limit=%q: want a positive size such as 4GiB", v[0])
+				}
+				cfg.MemLimit = n
 			default:
 				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
@@ -147,7 +160,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "mem_limit"}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -1,8 +1,10 @@
 package vtab
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,10 +13,8 @@ import (
 
 	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
+	"github.com/tetsql/tetsql/tetcore"
 )
-
-// maxGroups bounds the groups one aggregate query may produce.
-const maxGroups = 1 << 22
 
 // aggCursor computes the whole result in Filter, then walks its rows.
 type aggCursor struct {
@@ -29,6 +29,10 @@ type aggCursor struct {
 	fixed  []int64 // per axis: the one index an equality selects, or -1
 	g      int     // current group
 	eof    bool
+	mem    memBudget // this Filter's buffers, see reserve
+	// the chunks holding selected elements, and how many (agg_chunks.go)
+	spans   [][]chunkSpan
+	nchunks int64
 
 	rowids  rowidBlocks // rowid blocks by row identity (agg_rowid.go)
 	rowBase int64       // this Filter's block
@@ -83,9 +87,16 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 	sel := selectAxes(&c.plan, c.cons, c.t.ds.Labels)
 	restrict(sel, ins)
 	sizes := make([]int64, len(sel))
-	c.kept, c.values = c.kept[:0], c.values[:0]
 	for d := range sel {
 		sizes[d] = sel[d].n
+	}
+	stride, ngroups := fold.Strides(sizes, c.keep)
+	// Size every buffer from the plan before allocating any (memlimit.go).
+	if err := c.reserve(ngroups, sel); err != nil {
+		return err
+	}
+	c.kept, c.values = c.kept[:0], c.values[:0]
+	for d := range sel {
 		if c.keep[d] {
 			c.kept = append(c.kept, d)
 			vals := make([]int64, 0, sel[d].n)
@@ -122,13 +133,14 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
-	stride, ngroups := fold.Strides(sizes, c.keep)
-	if ngroups > maxGroups {
-		return fmt.Errorf("tet: %s: by %v gives %d groups (at most %d); narrow the selection or group by fewer dims", c.t.qualified, c.by, ngroups, maxGroups)
-	}
 	groups, err := c.foldAll(sel, stride, ngroups)
 	if err != nil {
 		return err
+	}
+	// Open checked the file; a file rewritten in place while the chunks
+	// were folded would have given groups of both versions.
+	if err := c.t.h.File.CheckUnchanged(); err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	c.groups = groups
 	c.seek()
@@ -149,27 +161,26 @@ func (c *aggCursor) seek() {
 	c.eof = true
 }
 
-// work is one chunk to fold.
+// work is one chunk to fold: its id and its place in the dataset. The
+// fold selects inside it by the exact axis selections (which lie within
+// the plan's box), so the plan's sub-box need not be kept.
 type work struct {
-	id                    int64
-	start, extent, lo, hi [planner.MaxRank]int64
+	id            int64
+	start, extent [planner.MaxRank]int64
+}
+
+// workOf describes chunk id of ds.
+func workOf(ds *tetcore.Dataset, id int64) work {
+	w := work{id: id}
+	var coords [planner.MaxRank]int64
+	r := ds.Rank()
+	ds.ChunkCoords(id, coords[:r])
+	ds.ChunkStart(coords[:r], w.start[:r], w.extent[:r])
+	return w
 }
 
 func (c *aggCursor) foldAll(sel []axisSel, stride []int64, ngroups int64) ([]fold.Stats, error) {
-	var items []work
-	if !c.plan.Empty() {
-		it := c.plan.Iter()
-		for it.Next() {
-			ch := it.Chunk()
-			var w work
-			w.id = ch.ID
-			copy(w.start[:], ch.Start)
-			copy(w.extent[:], ch.Extent)
-			copy(w.lo[:], ch.Lo)
-			copy(w.hi[:], ch.Hi)
-			items = append(items, w)
-		}
-	}
+	items := chunkIDs(c.t.ds, c.spans, c.nchunks)
 	var ev *evictor
 	if len(items) >= evictFrom {
 		ev = newEvictor(c.t.h.File)
@@ -198,7 +209,7 @@ const foldBatch = 8
 // foldBatch chunks as they go (a busy core holds up no one), and each
 // batch's result has its own slot, merged in batch order at the end: the
 // result does not depend on which worker folded what.
-func (c *aggCursor) foldBatches(items []work, sel []axisSel, stride []int64, ev *evictor) ([]fold.Stats, error) {
+func (c *aggCursor) foldBatches(items []int64, sel []axisSel, stride []int64, ev *evictor) ([]fold.Stats, error) {
 	nb := (len(items) + foldBatch - 1) / foldBatch
 	part := make([]fold.Stats, max(nb, 1))
 	workers := max(min(runtime.GOMAXPROCS(0), nb), 1)
@@ -211,7 +222,7 @@ func (c *aggCursor) foldBatches(items []work, sel []axisSel, stride []int64, ev 
 			}
 			f.out = part[b : b+1]
 			for i := b * foldBatch; i < min((b+1)*foldBatch, len(items)); i++ {
-				if err := f.chunk(&items[i]); err != nil {
+				if err := f.chunk(items[i]); err != nil {
 					return err
 				}
 			}
@@ -228,11 +239,10 @@ func (c *aggCursor) foldBatches(items []work, sel []axisSel, stride []int64, ev 
 
 // foldStriped folds the items into ngroups groups: worker w takes items
 // w, w+W, … into its own groups, merged in worker order at the end.
-func (c *aggCursor) foldStriped(items []work, sel []axisSel, stride []int64, ngroups int64, ev *evictor) ([]fold.Stats, error) {
-	workers := min(runtime.GOMAXPROCS(0), len(items))
-	if ngroups*int64(workers) > maxGroups {
-		workers = 1
-	}
+func (c *aggCursor) foldStriped(items []int64, sel []axisSel, stride []int64, ngroups int64, ev *evictor) ([]fold.Stats, error) {
+	// Each worker beyond the first needs its own set of groups, which
+	// reserve did not count: run only as many as the memory limit allows.
+	workers := min(runtime.GOMAXPROCS(0), len(items), 1+int(min(c.mem.left()/max(groupBytes*ngroups, 1), 1<<20)))
 	workers = max(workers, 1)
 	parts := make([][]fold.Stats, workers)
 	var claimed atomic.Int64
@@ -241,7 +251,7 @@ func (c *aggCursor) foldStriped(items []work, sel []axisSel, stride []int64, ngr
 		parts[w] = make([]fold.Stats, ngroups)
 		f.out = parts[w]
 		for i := w; i < len(items); i += workers {
-			if err := f.chunk(&items[i]); err != nil {
+			if err := f.chunk(items[i]); err != nil {
 				return err
 			}
 		}
@@ -261,28 +271,52 @@ func (c *aggCursor) foldStriped(items []work, sel []axisSel, stride []int64, ngr
 
 // runWorkers runs body on workers goroutines, each with its own folder,
 // adds their scan counters to the cursor's and returns the first error.
+// A panic in a worker would end the process whatever the SQLite thread
+// recovers, so each worker recovers its own and returns it as an error;
+// once one fails, the others stop at their next chunk.
 func (c *aggCursor) runWorkers(workers int, body func(*folder) error, sel []axisSel, stride []int64, ev *evictor) error {
 	errs := make([]error, workers)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var stop atomic.Bool
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f := folder{c: c, sel: sel, stride: stride, ev: ev}
+			// A raw chunk is folded straight from the mapping: if the
+			// file shrinks meanwhile, the read faults. Make that a panic
+			// this goroutine recovers, not the end of the process.
+			debug.SetPanicOnFault(true)
+			f := folder{c: c, sel: sel, stride: stride, ev: ev, stop: &stop}
+			defer func() {
+				if p := recover(); p != nil {
+					errs[w] = faultError(c.t.qualified, c.t.h.Path(), p)
+					if errs[w] == nil {
+						errs[w] = internalError(c.t.qualified, "fold worker", p)
+					}
+				}
+				if errs[w] != nil {
+					stop.Store(true)
+				}
+				mu.Lock()
+				c.stats.ChunksDecoded += f.stats.ChunksDecoded
+				c.stats.BytesRead += f.stats.BytesRead
+				c.stats.BytesDecoded += f.stats.BytesDecoded
+				mu.Unlock()
+			}()
 			errs[w] = body(&f)
-			mu.Lock()
-			c.stats.ChunksDecoded += f.stats.ChunksDecoded
-			c.stats.BytesRead += f.stats.BytesRead
-			c.stats.BytesDecoded += f.stats.BytesDecoded
-			mu.Unlock()
 		}()
 	}
 	wg.Wait()
+	var first error
 	for _, err := range errs {
-		if err != nil {
-			return err
+		if err != nil && (first == nil || errors.Is(first, errStopped)) {
+			first = err
 		}
 	}
-	return nil
+	return first
 }
+
+// errStopped is what a worker returns when it stops because another one
+// failed; the other's error is reported instead.
+var errStopped = errors.New("tet: fold stopped")

@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
@@ -16,7 +17,8 @@ type folder struct {
 	out    []fold.Stats
 	buf    []byte
 	stats  ScanStats
-	ev     *evictor // large folds: hands finished chunks' pages back
+	ev     *evictor     // large folds: hands finished chunks' pages back
+	stop   *atomic.Bool // set when a worker fails: the others stop
 	// per-axis runs of the current chunk, chunk-local, with the compact
 	// position of each run's first index
 	runs [planner.MaxRank][]localRun
@@ -25,17 +27,23 @@ type folder struct {
 type localRun struct{ lo, hi, pos int64 }
 
 // chunk reads one chunk and folds every selected sub-box of it.
-func (f *folder) chunk(w *work) error {
+func (f *folder) chunk(id int64) error {
 	t := f.c.t
 	ds := t.ds
 	r := ds.Rank()
 	if err := t.session.interrupted(); err != nil {
 		return err // the query was cancelled: stop between chunks
 	}
+	if f.stop.Load() {
+		return errStopped // another worker failed: its error is the answer
+	}
+	panicPoint("fold worker")
+	wk := workOf(ds, id)
+	w := &wk
 	for d := 0; d < r; d++ {
 		f.runs[d] = f.runs[d][:0]
 		s := &f.sel[d]
-		glo, ghi := w.start[d]+w.lo[d], w.start[d]+w.hi[d]
+		glo, ghi := w.start[d], w.start[d]+w.extent[d]
 		for i, run := range s.runs {
 			lo, hi := max(run.lo, glo), min(run.hi, ghi)
 			if lo < hi {

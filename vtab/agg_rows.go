@@ -30,13 +30,17 @@ func parseAggSpecs(s string) ([]argSpec, error) {
 
 // Next moves to the next group with elements.
 func (c *aggCursor) Next() error {
+	panicPoint("xNext")
 	c.g++
 	c.seek()
 	return nil
 }
 
 // Eof reports the end of the result.
-func (c *aggCursor) Eof() bool { return c.eof }
+func (c *aggCursor) Eof() bool {
+	panicPoint("xEof")
+	return c.eof
+}
 
 // groupIndex returns the global index along kept axis k of group g.
 func (c *aggCursor) groupIndex(k int) int64 {
@@ -59,6 +63,7 @@ func (c *aggCursor) keptPos(a int) int {
 
 // Column returns a dim, label, result or the by column of the row.
 func (c *aggCursor) Column(col int) (vtab.Value, error) {
+	panicPoint("xColumn")
 	t := c.t
 	switch {
 	case col < len(t.dims):

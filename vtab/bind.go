@@ -62,7 +62,7 @@ func register() error {
 // registerModernc installs the module through modernc's vtab package,
 // with the process-wide tet_last_scan().
 func registerModernc() error {
-	if err := vtab.RegisterModule(nil, ModuleName, module{}); err != nil {
+	if err := vtab.RegisterModule(nil, ModuleName, safeModule{module{}}); err != nil {
 		return err
 	}
 	return registerFunctions()

@@ -156,21 +156,22 @@ func registerDirect() error {
 	}
 	m := (*lib.Sqlite3_module)(cptr(p))
 	m.FiVersion = 1
-	m.FxCreate = cfunc(xCreate) // distinct from xConnect: no eponymous table
-	m.FxConnect = cfunc(xConnect)
-	m.FxBestIndex = cfunc(xBestIndex)
-	m.FxDisconnect = cfunc(xDisconnect)
-	m.FxDestroy = cfunc(xDestroy)
-	m.FxOpen = cfunc(xOpen)
-	m.FxClose = cfunc(xClose)
-	m.FxFilter = cfunc(xFilter)
-	m.FxNext = cfunc(xNext)
-	m.FxEof = cfunc(xEof)
-	m.FxColumn = cfunc(xColumn)
-	m.FxRowid = cfunc(xRowid)
-	m.FxUpdate = cfunc(xUpdate)
+	// Every entry is a panic-safe wrapper (bind_direct_safe.go).
+	m.FxCreate = cfunc(safeCreate) // distinct from xConnect: no eponymous table
+	m.FxConnect = cfunc(safeConnect)
+	m.FxBestIndex = cfunc(safeBestIndex)
+	m.FxDisconnect = cfunc(safeDisconnect)
+	m.FxDestroy = cfunc(safeDestroy)
+	m.FxOpen = cfunc(safeOpen)
+	m.FxClose = cfunc(safeClose)
+	m.FxFilter = cfunc(safeFilter)
+	m.FxNext = cfunc(xNext) // recovers itself
+	m.FxEof = cfunc(safeEof)
+	m.FxColumn = cfunc(xColumn) // recovers itself
+	m.FxRowid = cfunc(safeRowid)
+	m.FxUpdate = cfunc(safeUpdate)
 	directModule = p
-	if rc := lib.Xsqlite3_auto_extension(tls, cfunc(connEntry)); rc != lib.SQLITE_OK {
+	if rc := lib.Xsqlite3_auto_extension(tls, cfunc(safeConnEntry)); rc != lib.SQLITE_OK {
 		return fmt.Errorf("tet: sqlite3_auto_extension: rc=%d", rc)
 	}
 	return nil
@@ -184,7 +185,7 @@ func connEntry(tls *libc.TLS, db, pzErrMsg, pThunk uintptr) int32 {
 	if rc := lib.Xsqlite3_create_module_v2(tls, db, zModuleName, directModule, cs.id, cfunc(connDestroy)); rc != lib.SQLITE_OK {
 		return rc
 	}
-	return lib.Xsqlite3_create_function_v2(tls, db, zLastScan, 0, lib.SQLITE_UTF8, cs.id, cfunc(lastScanFunc), 0, 0, 0)
+	return lib.Xsqlite3_create_function_v2(tls, db, zLastScan, 0, lib.SQLITE_UTF8, cs.id, cfunc(safeLastScan), 0, 0, 0)
 }
 
 // xCreate and xConnect both connect: a tet table owns no storage.

@@ -20,6 +20,9 @@ type boundCursor struct {
 	// copied into (SQLite copies it again: SQLITE_TRANSIENT); freed by xClose.
 	scratch    uintptr
 	scratchCap int
+	// fault is a panic recovered in xEof, reported by the next callback
+	// that can fail (bind_direct_safe.go).
+	fault error
 }
 
 func cursorOf(pCur uintptr) *boundCursor { return (*boundCursor)(cursorHdr(pCur).obj) }
@@ -83,7 +86,11 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 	if argc > 0 {
 		for _, v := range unsafe.Slice((*uintptr)(cptr(argv)), argc) {
 			if bc.table.inLists != nil {
-				if l, ok := inList(tls, v); ok {
+				l, ok, err := inList(tls, v, bc.table.impl)
+				if err != nil {
+					return failCursor(tls, pCur, err)
+				}
+				if ok {
 					bc.vals = append(bc.vals, l)
 					continue
 				}
@@ -99,24 +106,37 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 
 // inList reads v whole if it is an IN list SQLite passes all at once
 // (sqlite3_vtab_in_first fails with SQLITE_ERROR on any other value).
-func inList(tls *libc.TLS, v uintptr) (InList, bool) {
+// The copy counts against the memory limit of tbl's session: a list
+// from a subquery may be as long as a table.
+func inList(tls *libc.TLS, v uintptr, tbl any) (InList, bool, error) {
 	pp := tls.Alloc(int(unsafe.Sizeof(uintptr(0)))) // out-parameter in C memory
 	defer tls.Free(int(unsafe.Sizeof(uintptr(0))))
 	out := (*uintptr)(cptr(pp))
 	rc := lib.Xsqlite3_vtab_in_first(tls, v, pp)
 	if rc != lib.SQLITE_OK && rc != lib.SQLITE_DONE {
-		return nil, false
+		return nil, false, nil
 	}
 	l := InList{}
+	var bytes int64
 	for rc == lib.SQLITE_OK && *out != 0 {
-		l = append(l, goValue(tls, *out))
+		x := goValue(tls, *out)
+		l = append(l, x)
+		if bytes += inValueBytes(x); bytes > 1<<20 && len(l)%1024 == 0 {
+			if err := inListFits(tbl, int64(len(l)), bytes); err != nil {
+				return nil, false, err
+			}
+		}
 		rc = lib.Xsqlite3_vtab_in_next(tls, v, pp)
 	}
-	return l, true
+	return l, true, nil
 }
 
-func xNext(tls *libc.TLS, pCur uintptr) int32 {
+func xNext(tls *libc.TLS, pCur uintptr) (rc int32) {
+	defer recoverCursor(tls, "xNext", pCur, &rc) // bind_direct_safe.go
 	bc := cursorOf(pCur)
+	if bc.fault != nil {
+		return failCursor(tls, pCur, bc.fault)
+	}
 	var err error
 	if c := bc.cells; c != nil {
 		err = c.Next()
@@ -144,8 +164,12 @@ func xEof(tls *libc.TLS, pCur uintptr) int32 {
 }
 
 // xColumn hands column col of the current row to sqlite3_result_*.
-func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) int32 {
+func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) (rc int32) {
 	bc := cursorOf(pCur)
+	defer bc.recoverColumn(tls, ctx, &rc) // bind_direct_safe.go
+	if bc.fault != nil {
+		return bc.resultError(tls, ctx, bc.fault)
+	}
 	if c := bc.cells; c != nil {
 		k, n, f, s, err := c.cell(int(col))
 		switch k {

@@ -13,10 +13,12 @@ import (
 const maxCachedChunks = 1 << 20
 
 // chunkStat summarises one whole chunk: what a full-chunk fold computed.
+// min and max are the SQL values the cells table emits for the chunk's
+// smallest and largest elements (emitting is monotone, so every element
+// the chunk emits lies between them in SQLite's order).
 type chunkStat struct {
-	min, max     float64
+	min, max     sqlNum
 	count, nulls int64
-	exact        bool // min and max are exact as float64
 }
 
 // statCache holds the statistics of chunks that an aggregate folded whole,
@@ -58,16 +60,9 @@ func (c *statCache) has(id int64) bool {
 
 // put records the fold of a whole chunk.
 func (c *statCache) put(id int64, s fold.Stats) {
-	st := chunkStat{count: s.Count(), nulls: s.NullCount(), exact: true}
-	if s.IsInt() {
-		lo, ok1 := s.IntMin()
-		hi, ok2 := s.IntMax()
-		const exactInt = 1 << 53
-		st.exact = ok1 && ok2 && lo > -exactInt && hi < exactInt
-		st.min, st.max = float64(lo), float64(hi)
-	} else if st.count > 0 {
-		st.min, _ = s.Min()
-		st.max, _ = s.Max()
+	st := chunkStat{count: s.Count(), nulls: s.NullCount()}
+	if st.count > 0 {
+		st.min, st.max = emitted(s.IntMin, s.Min), emitted(s.IntMax, s.Max)
 	}
 	c.mu.Lock()
 	if len(c.m) < maxCachedChunks {
@@ -76,41 +71,53 @@ func (c *statCache) put(id int64, s fold.Stats) {
 	c.mu.Unlock()
 }
 
-// valueTerm is one "value op x" term of a cells query.
+// emitted is the SQL value the cells table emits for an extreme of a
+// chunk: INTEGER when the exact integer fits an int64, else REAL (floats,
+// and u64 elements above 2^63-1, which the cells table emits as REAL
+// rounded exactly as asFloat rounds them).
+func emitted(asInt func() (int64, bool), asFloat func() (float64, bool)) sqlNum {
+	if n, ok := asInt(); ok {
+		return sqlNum{i: n}
+	}
+	f, _ := asFloat()
+	return sqlNum{f: f, real: true}
+}
+
+// valueTerm is one "value op x" term of a cells query. x may be known
+// only up to rounding (TEXT converted to REAL, which SQLite may round
+// differently in the last place): it then lies in [lo, hi].
 type valueTerm struct {
-	op planner.Op
-	x  float64
+	op     planner.Op
+	lo, hi sqlNum
 }
 
 // excludes reports whether no element of a chunk with statistics s can
-// satisfy every term: NaN reads as NULL, which satisfies no comparison.
+// satisfy every term, comparing as SQLite does (INTEGER with REAL
+// exactly). NaN reads as NULL, which satisfies no comparison.
 func excludes(s chunkStat, terms []valueTerm) bool {
 	if s.count == 0 {
 		return true
 	}
-	if !s.exact {
-		return false
-	}
 	for _, t := range terms {
 		switch t.op {
 		case planner.OpGT:
-			if s.max <= t.x {
+			if cmpNum(s.max, t.lo) <= 0 {
 				return true
 			}
 		case planner.OpGE:
-			if s.max < t.x {
+			if cmpNum(s.max, t.lo) < 0 {
 				return true
 			}
 		case planner.OpLT:
-			if s.min >= t.x {
+			if cmpNum(s.min, t.hi) >= 0 {
 				return true
 			}
 		case planner.OpLE:
-			if s.min > t.x {
+			if cmpNum(s.min, t.hi) > 0 {
 				return true
 			}
 		case planner.OpEQ:
-			if t.x < s.min || t.x > s.max {
+			if cmpNum(s.max, t.lo) < 0 || cmpNum(s.min, t.hi) > 0 {
 				return true
 			}
 		}
@@ -118,18 +125,23 @@ func excludes(s chunkStat, terms []valueTerm) bool {
 	return false
 }
 
-// valueNumber converts a value term's argument to float64; TEXT that is
-// not a number, BLOB and NULL give ok=false (no skipping then).
-func valueNumber(v any) (float64, bool) {
+// newValueTerm converts a value term's argument as SQLite compares it
+// with a numeric column: INTEGER and REAL as they are, TEXT that reads as
+// a number converted (numeric affinity). Other TEXT, BLOB, NULL and NaN
+// give ok=false: such terms never skip a chunk.
+func newValueTerm(op planner.Op, v any) (valueTerm, bool) {
 	switch x := v.(type) {
 	case int64:
-		return float64(x), true
+		n := sqlNum{i: x}
+		return valueTerm{op, n, n}, true
 	case float64:
-		return x, !math.IsNaN(x)
-	case string:
-		if n, ok := parseNumeric(x); ok {
-			return valueNumber(n)
+		if math.IsNaN(x) {
+			return valueTerm{}, false
 		}
+		n := sqlNum{f: x, real: true}
+		return valueTerm{op, n, n}, true
+	case string:
+		return textTerm(op, x)
 	}
-	return 0, false
+	return valueTerm{}, false
 }

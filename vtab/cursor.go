@@ -165,8 +165,8 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error
 			}
 			continue
 		case 'v':
-			if x, ok := valueNumber(v); ok {
-				c.vterms = append(c.vterms, valueTerm{sp.op, x})
+			if vt, ok := newValueTerm(sp.op, v); ok {
+				c.vterms = append(c.vterms, vt)
 			}
 			continue
 		}

@@ -14,3 +14,10 @@ func SetEvictWindow(window, batch uint64) (restore func()) {
 	evictWindow, evictBatch = window, batch
 	return func() { evictWindow, evictBatch = w, b }
 }
+
+// PanicAt makes the callback or worker named where ("xFilter",
+// "fold worker", …) panic until restore is called. Not for parallel tests.
+func PanicAt(where string) (restore func()) {
+	panicAt.Store(&where)
+	return func() { panicAt.Store(nil) }
+}

@@ -23,7 +23,9 @@ func recordGlobal(st ScanStats) {
 // most recently finished cells scan in this process (NULL before any).
 // Per-connection counters are read from Go through Session.
 func registerFunctions() error {
-	return sqlite.RegisterScalarFunction("tet_last_scan", 0, func(*sqlite.FunctionContext, []driver.Value) (driver.Value, error) {
+	return sqlite.RegisterScalarFunction("tet_last_scan", 0, func(*sqlite.FunctionContext, []driver.Value) (v driver.Value, err error) {
+		defer recoverInto("tet_last_scan", &err)
+		panicPoint("tet_last_scan")
 		global.Lock()
 		defer global.Unlock()
 		if !global.any {

@@ -156,11 +156,21 @@ type rowSink struct {
 	ids  []int64
 	blk  int64
 	n    int64
+
+	// countOnly sinks keep nothing but the number of rows and their
+	// estimated memory (metaRowBytes), so a table is sized before it is
+	// built.
+	countOnly    bool
+	total, bytes int64
 }
 
 func (s *rowSink) block(b int64) { s.blk, s.n = b, 0 }
 
 func (s *rowSink) row(v ...vtab.Value) {
+	if s.countOnly {
+		s.total, s.bytes = s.total+1, s.bytes+metaRowBytes(v)
+		return
+	}
 	s.rows = append(s.rows, v)
 	s.ids = append(s.ids, s.blk<<40|s.n)
 	s.n++
@@ -183,9 +193,11 @@ func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m
 // metaTable serves one metadata table from rows generated at Filter time.
 type metaTable struct {
 	readOnly
-	h    *Handle
-	kind *metaKind
-	name string
+	h         *Handle
+	kind      *metaKind
+	name      string
+	qualified string
+	session   *Session
 }
 
 func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
@@ -193,7 +205,8 @@ func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
 	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
-	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind}, nil
+	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind,
+		qualified: a.schema + "." + a.table, session: a.session}, nil
 }
 
 // BestIndex is the fallback binding's entry: without collations it
@@ -252,8 +265,34 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
 		// operand, which is not known here: produce every row and let
 		// SQLite (which re-checks the term) decide.
 	}
+	// The rows are built whole: count their memory first (metaRowBytes)
+	// and refuse a table of a file whose index or labels would need more
+	// than the memory limit.
+	count := rowSink{countOnly: true}
+	c.t.kind.rows(f, only, &count)
+	b := c.t.session.budget(c.t.qualified)
+	if err := b.need("listing", count.total, "rows", count.bytes/max(count.total, 1)+1); err != nil {
+		c.t.session.setErr(err)
+		return err
+	}
+	c.out = rowSink{rows: make([][]vtab.Value, 0, count.total), ids: make([]int64, 0, count.total)}
 	c.t.kind.rows(f, only, &c.out)
 	return nil
+}
+
+// metaRowBytes estimates the memory of one materialised row: its slice
+// and interface values, and the strings they box.
+func metaRowBytes(v []vtab.Value) int64 {
+	n := int64(24 + 16*len(v))
+	for _, x := range v {
+		switch x := x.(type) {
+		case string:
+			n += 16 + int64(len(x))
+		case int64, float64:
+			n += 8
+		}
+	}
+	return n
 }
 
 func (c *metaCursor) Next() error { c.i++; return nil }

@@ -55,6 +55,9 @@ func copyArgs(t vtab.Table, err error) (vtab.Table, error) {
 	return copyArgsTable{t, t.(vtab.Updater)}, nil
 }
 
+// tableSession is the wrapped table's session (see sessionOf).
+func (t copyArgsTable) tableSession() *Session { return sessionOf(t.Table) }
+
 func (t copyArgsTable) Open() (vtab.Cursor, error) {
 	c, err := t.Table.Open()
 	if err != nil {

@@ -169,6 +169,11 @@ type Session struct {
 	// ReadAheadBytes / (bytes of one decoded chunk) chunks ahead, fewer
 	// than ReadAhead for large chunks, and none when one chunk is larger.
 	ReadAheadBytes int64
+	// MemLimit bounds the buffers one query may ask of tetsql (0 =
+	// DefaultMemLimit): an aggregate's groups and chunk list, a metadata
+	// table's rows. A query above it fails with a MemLimitError before
+	// allocating them.
+	MemLimit int64
 
 	call  atomic.Pointer[Call]
 	mu    sync.Mutex

@@ -25,6 +25,7 @@ type options struct {
 	stats, timer  bool
 	maxChunkBytes string
 	cacheBudget   string
+	memLimit      string
 	readAhead     int
 	version       bool
 	files         []tetsql.FileSpec
@@ -51,6 +52,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 256MiB (default 1GiB)")
 	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries, e.g. 256MiB")
+	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
 	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")

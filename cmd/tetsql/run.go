@@ -66,6 +66,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cfg.CacheBudget = n
 	}
+	if o.memLimit != "" {
+		n, err := tetsql.ParseSize(o.memLimit)
+		if err != nil || n < 1 {
+			fmt.Fprintf(stderr, "Error: --mem-limit %q: want a positive size such as 4GiB\n", o.memLimit)
+			return exitUsage
+		}
+		cfg.MemLimit = n
+	}
 	cfg.ReadAhead = o.readAhead
 	connector, err := tetsql.NewConnector(cfg)
 	if err != nil { // a bad or duplicate alias

@@ -1,0 +1,120 @@
+package vtab
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// DefaultMemLimit is the memory limit of a session that sets none: the
+// most a query may ask of tetsql's own buffers (an aggregate's groups,
+// its chunk list, a metadata table's rows). Chunk decoding is bounded
+// separately, by the file's max chunk size.
+const DefaultMemLimit int64 = 1 << 30
+
+// ErrMemLimit is matched (errors.Is) by every refusal of a query whose
+// planned buffers exceed the session's memory limit.
+var ErrMemLimit = errors.New("memory limit exceeded")
+
+// MemLimitError is the refusal of a query whose buffers, sized from its
+// plan before any is allocated, would exceed the memory limit.
+type MemLimitError struct {
+	Table string // schema-qualified table
+	What  string // what needs the memory, e.g. "grouping"
+	Bytes int64  // bytes needed (math.MaxInt64 if that overflows)
+	Items int64  // how many of Unit
+	Unit  string // e.g. "groups"
+	Limit int64
+}
+
+func (e *MemLimitError) Error() string {
+	return fmt.Sprintf("tet: %s: %s needs %s for %d %s, above the memory limit of %s (DSN option mem_limit, shell --mem-limit)",
+		e.Table, e.What, sizeText(e.Bytes), e.Items, e.Unit, sizeText(e.Limit))
+}
+
+// sizeText renders a byte count with a binary unit: 512 B, 1.5 KiB, …, 8.0 EiB.
+func sizeText(n int64) string {
+	if n < 1<<10 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, units := float64(n)/(1<<10), "KMGTPE"
+	i := 0
+	for f >= 1<<10 && i < len(units)-1 {
+		f /= 1 << 10
+		i++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, units[i])
+}
+
+// Is makes errors.Is(err, ErrMemLimit) hold.
+func (e *MemLimitError) Is(target error) bool { return target == ErrMemLimit }
+
+// memLimit returns the session's limit, or DefaultMemLimit.
+func (s *Session) memLimit() int64 {
+	if s == nil || s.MemLimit <= 0 {
+		return DefaultMemLimit
+	}
+	return s.MemLimit
+}
+
+// memBudget adds up the buffers one call plans to allocate, so that the
+// call fails before the first large allocation rather than after it.
+type memBudget struct {
+	table string
+	limit int64
+	used  int64
+}
+
+func (s *Session) budget(table string) memBudget { return memBudget{table: table, limit: s.memLimit()} }
+
+// mulBytes returns n×each, saturated at MaxInt64 (n, each ≥ 0).
+func mulBytes(n, each int64) int64 {
+	hi, lo := bits.Mul64(uint64(n), uint64(each))
+	if hi != 0 || lo > 1<<63-1 {
+		return 1<<63 - 1
+	}
+	return int64(lo)
+}
+
+// need reserves n items of each bytes, or fails without reserving.
+func (b *memBudget) need(what string, n int64, unit string, each int64) error {
+	bytes := mulBytes(n, each)
+	if bytes > b.limit-b.used {
+		return &MemLimitError{Table: b.table, What: what, Bytes: bytes, Items: n, Unit: unit, Limit: b.limit}
+	}
+	b.used += bytes
+	return nil
+}
+
+// left is what is still free.
+func (b *memBudget) left() int64 { return b.limit - b.used }
+
+// inValueBytes estimates the memory of one value of an IN list read
+// whole: its interface and what it boxes.
+func inValueBytes(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return 32 + int64(len(x))
+	case []byte:
+		return 40 + int64(len(x))
+	}
+	return 24
+}
+
+// inListFits fails once the copy of an IN list (n values so far, bytes
+// of memory) is above the memory limit of table t's session.
+func inListFits(t any, n, bytes int64) error {
+	s := sessionOf(t)
+	name := ""
+	if at, ok := t.(interface{ tableName() string }); ok {
+		name = at.tableName()
+	}
+	b := s.budget(name)
+	if err := b.need("reading the IN list", n, "values so far", bytes/n+1); err != nil {
+		s.setErr(err)
+		return err
+	}
+	return nil
+}
+
+func (t *arrayTable) tableName() string { return t.qualified }
