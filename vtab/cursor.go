@@ -743,14 +743,27 @@ func (ra *readAhead) close() {
 	ra.pin.release()
 }
 
+// raDecode decodes one slot. A panic on this goroutine would end the
+// process whatever SQLite's thread recovers, so it becomes the slot's
+// error (see safe.go), which the scan then reports.
+func raDecode(s *raSlot, pin *filePin) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.data, s.err = nil, internalError("", "read-ahead worker", p)
+		}
+	}()
+	panicPoint("read-ahead worker")
+	s.data, s.err = pin.f.ReadChunk(s.ds, s.ch, s.buf)
+	if s.err == nil && s.ch.Codec == tetcore.CodecZstd {
+		s.buf = s.data
+	}
+}
+
 // raWorker decodes submitted slots until jobs is closed.
 func raWorker(jobs <-chan *raSlot, gen *atomic.Int64, pin *filePin) {
 	for s := range jobs {
 		if s.gen == gen.Load() {
-			s.data, s.err = pin.f.ReadChunk(s.ds, s.ch, s.buf)
-			if s.err == nil && s.ch.Codec == tetcore.CodecZstd {
-				s.buf = s.data
-			}
+			raDecode(s, pin)
 		} else {
 			s.data, s.err = nil, nil
 		}

@@ -1,11 +1,14 @@
 package vtab_test
 
 import (
+	"errors"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/vtab"
 )
 
 // TestReadAhead_boundedByBytes: read-ahead of 8 chunks of 1 MiB with a
@@ -42,4 +45,38 @@ func TestReadAhead_boundedByBytes(t *testing.T) {
 			t.Errorf("budget %d: scan allocated %d bytes, want at most %d", tc.budget, n, tc.maxAlloc)
 		}
 	}
+}
+
+// TestReadAhead_panicBecomesError: a panic on a read-ahead goroutine
+// (which SQLite's thread cannot recover) fails the scan with an internal
+// error instead of ending the process; the next scan works.
+func TestReadAhead_panicBecomesError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ra.tet")
+	const chunk = 4096
+	want := writeF64(t, path, 8*chunk, chunk, tetcore.CodecZstd, func(i int64) float64 { return float64(i % 7) })
+	db, sess := openDB(t, map[string]string{"a": path})
+	sess.ReadAhead = 4
+	restore := vtab.PanicAt("read-ahead worker")
+	_, err := sumOf(db, "a")
+	restore()
+	if err == nil {
+		t.Fatal("scan succeeded with a panicking read-ahead worker")
+	}
+	serr := sess.TakeError()
+	if msg := err.Error() + " / " + errString(serr); !strings.Contains(msg, "internal error in read-ahead worker") {
+		t.Fatalf("error %q, want an internal error of the read-ahead worker", msg)
+	}
+	if serr != nil && !errors.Is(serr, vtab.ErrInternal) {
+		t.Fatalf("session error %v does not match ErrInternal", serr)
+	}
+	if got, err := sumOf(db, "a"); err != nil || got != want {
+		t.Fatalf("after the panic: sum %v %v, want %v", got, err, want)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
