@@ -16,20 +16,21 @@ import (
 
 // options are the parsed command line.
 type options struct {
-	commands      []string
-	scripts       []string
-	mode          string
-	header        bool
-	null          string
-	output        string
-	stats, timer  bool
-	maxChunkBytes string
-	cacheBudget   string
-	memLimit      string
-	readAhead     int
-	version       bool
-	files         []tetsql.FileSpec
-	sql           string // the trailing SQL argument, "" if none
+	commands       []string
+	scripts        []string
+	mode           string
+	header         bool
+	null           string
+	output         string
+	stats, timer   bool
+	maxChunkBytes  string
+	cacheBudget    string
+	memLimit       string
+	readAhead      int
+	readAheadBytes string
+	version        bool
+	files          []tetsql.FileSpec
+	sql            string // the trailing SQL argument, "" if none
 }
 
 // errHelp asks run to print the help and exit 0.
@@ -54,6 +55,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries, e.g. 256MiB")
 	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
 	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
+	fs.StringVar(&o.readAheadBytes, "read-ahead-bytes", "", "most decoded `SIZE` one scan reads ahead (default 256MiB)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader

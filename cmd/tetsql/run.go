@@ -50,29 +50,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	cfg := tetsql.Config{Files: o.files}
-	if o.maxChunkBytes != "" {
-		n, err := tetsql.ParseSize(o.maxChunkBytes)
-		if err != nil || n < 1 {
-			fmt.Fprintf(stderr, "Error: --max-chunk-bytes %q: want a size such as 256MiB\n", o.maxChunkBytes)
+	for _, f := range []struct {
+		flag, value string
+		min         int64
+		dst         *int64
+	}{
+		{"--max-chunk-bytes", o.maxChunkBytes, 1, &cfg.MaxChunkBytes},
+		{"--cache-budget", o.cacheBudget, 0, &cfg.CacheBudget},
+		{"--mem-limit", o.memLimit, 1, &cfg.MemLimit},
+		{"--read-ahead-bytes", o.readAheadBytes, 1, &cfg.ReadAheadBytes},
+	} {
+		if f.value == "" {
+			continue
+		}
+		n, err := tetsql.ParseSize(f.value)
+		if err != nil || n < f.min {
+			kind := "a size"
+			if f.min > 0 {
+				kind = "a positive size"
+			}
+			fmt.Fprintf(stderr, "Error: %s %q: want %s such as 256MiB\n", f.flag, f.value, kind)
 			return exitUsage
 		}
-		cfg.MaxChunkBytes = n
-	}
-	if o.cacheBudget != "" {
-		n, err := tetsql.ParseSize(o.cacheBudget)
-		if err != nil {
-			fmt.Fprintf(stderr, "Error: --cache-budget %q: want a size such as 256MiB\n", o.cacheBudget)
-			return exitUsage
-		}
-		cfg.CacheBudget = n
-	}
-	if o.memLimit != "" {
-		n, err := tetsql.ParseSize(o.memLimit)
-		if err != nil || n < 1 {
-			fmt.Fprintf(stderr, "Error: --mem-limit %q: want a positive size such as 4GiB\n", o.memLimit)
-			return exitUsage
-		}
-		cfg.MemLimit = n
+		*f.dst = n
 	}
 	cfg.ReadAhead = o.readAhead
 	connector, err := tetsql.NewConnector(cfg)
