@@ -71,22 +71,13 @@ func TestAttach_keepsMaxChunkBytes(t *testing.T) {
 	first, later := filepath.Join(dir, "first.tet"), filepath.Join(dir, "later.tet")
 	writeGrids(t, first, grid{name: "g", shape: [2]int64{4, 4}, chunks: [2]int64{4, 4}})
 	writeGrids(t, later, grid{name: "z", shape: [2]int64{64, 64}, chunks: [2]int64{64, 64}, codec: tetcore.CodecZstd})
-	db, err := sql.Open("tetsql", first+"?max_chunk_bytes=1KiB")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, conn := openConn(t, first+"?max_chunk_bytes=1KiB")
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	if err := conn.Raw(func(dc any) error { return dc.(*tetsql.Conn).Attach(ctx, "l", later) }); err != nil {
 		t.Fatal(err)
 	}
 	var n int64
-	err = conn.QueryRowContext(ctx, `SELECT count(value) FROM l.z`).Scan(&n)
+	err := conn.QueryRowContext(ctx, `SELECT count(value) FROM l.z`).Scan(&n)
 	if err == nil || !strings.Contains(err.Error(), "chunk larger than the configured limit") {
 		t.Fatalf("16 KiB chunk under a 1 KiB limit: count %d, err %v", n, err)
 	}

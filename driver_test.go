@@ -120,17 +120,8 @@ func TestDriver_openErrorNamesFile(t *testing.T) {
 
 func TestDriver_scanStatsAndPlainSQLite(t *testing.T) {
 	t.Parallel()
-	db, err := sql.Open("tetsql", ref("sample.tet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, conn := openConn(t, ref("sample.tet"))
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	var n int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM temperature WHERE d1 = 2").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("count %d %v", n, err)

@@ -1,6 +1,8 @@
 package tetsql_test
 
 import (
+	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -94,4 +96,21 @@ func bigFile(t testing.TB) string {
 		t.Fatal(bigErr)
 	}
 	return filepath.Join(bigDir, "big.tet")
+}
+
+// openConn opens dsn with the tetsql driver and takes one connection
+// from its pool; both are closed when the test ends.
+func openConn(t testing.TB, dsn string) (*sql.DB, *sql.Conn) {
+	t.Helper()
+	db, err := sql.Open("tetsql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return db, conn
 }

@@ -2,7 +2,6 @@ package tetsql_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,17 +18,8 @@ func TestScans_keepNewest(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "g.tet")
 	writeGrids(t, path, grid{name: "g", shape: [2]int64{1, 2000}, chunks: [2]int64{1, 2000}})
-	db, err := sql.Open("tetsql", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, conn := openConn(t, path)
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	const n = vtab.MaxKeptScans + 100
 	for i := 1; i <= n; i++ {
 		// The scan emits exactly i rows: its Rows counter names it.
