@@ -22,6 +22,11 @@ type Conn struct {
 	session *vtab.Session
 	files   []*tetcore.File  // attached files, to notice one changed on disk
 	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
+
+	guard   *guard        // safe mode's authorizer state; nil outside safe mode (safe.go)
+	step    *stepper      // interrupts SQLite when a statement's context ends (limits.go)
+	timeout time.Duration // statement time limit; 0 = none
+	maxRows int64         // most rows a result may have; 0 = any
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -53,14 +58,19 @@ func Scans(ctx context.Context, conn *sql.Conn) ([]ScanStats, error) {
 // the read error the cursor recorded (which names dataset and chunk), and
 // any error once ctx is done with ctx's error: a canceled scan fails with
 // context.Canceled or context.DeadlineExceeded, whichever layer (SQLite's
-// interrupt, a cursor's check, database/sql) noticed first.
-func (c *Conn) fix(ctx context.Context, err error) error {
+// interrupt, a cursor's check, database/sql) noticed first; past the
+// statement time limit that is a *TimeLimitError (the context's cause).
+// A statement safe mode refused fails with a *NotAllowedError.
+func (c *Conn) fix(ctx context.Context, q string, err error) error {
 	if err == nil {
 		return nil
 	}
 	serr := c.session.TakeError()
+	if nerr := c.notAllowed(q); nerr != nil {
+		return nerr
+	}
 	if ctx != nil && ctx.Err() != nil {
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 	if serr != nil {
 		return serr
@@ -71,6 +81,9 @@ func (c *Conn) fix(ctx context.Context, err error) error {
 // enter starts a driver call: the session's cursors watch ctx.
 func (c *Conn) enter(ctx context.Context) *vtab.Call {
 	c.session.TakeError()
+	if c.guard != nil {
+		c.guard.take()
+	}
 	call := vtab.NewCall(ctx)
 	c.session.Enter(call)
 	return call
@@ -87,18 +100,29 @@ func (c *Conn) Prepare(q string) (driver.Stmt, error) {
 
 // PrepareContext implements driver.ConnPrepareContext.
 func (c *Conn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	if err := c.precheck(q); err != nil {
+		return nil, err
+	}
+	if c.guard != nil {
+		c.guard.take()
+	}
 	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, q)
 	if err != nil {
-		return nil, c.fix(ctx, err)
+		return nil, c.fix(ctx, q, err)
 	}
-	return &stmt{inner: s, c: c}, nil
+	return &stmt{inner: s, c: c, q: q}, nil
 }
 
 // ExecContext implements driver.ExecerContext.
 func (c *Conn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if err := c.precheck(q); err != nil {
+		return nil, err
+	}
+	ctx, cancel := c.limitCtx(ctx)
+	defer cancel()
 	c.enter(ctx)
 	r, err := c.inner.(driver.ExecerContext).ExecContext(ctx, q, args)
-	return r, c.fix(ctx, err)
+	return r, c.fix(ctx, q, err)
 }
 
 // QueryContext implements driver.QueryerContext. The query's context
@@ -106,12 +130,18 @@ func (c *Conn) ExecContext(ctx context.Context, q string, args []driver.NamedVal
 // stops (within a few thousand rows or one chunk) and Next fails with
 // the context's error.
 func (c *Conn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := c.precheck(q); err != nil {
+		return nil, err
+	}
+	ctx, cancel := c.limitCtx(ctx)
 	call := c.enter(ctx)
 	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, q, args)
 	if err != nil {
-		return nil, c.fix(ctx, err)
+		err = c.fix(ctx, q, err)
+		cancel()
+		return nil, err
 	}
-	return newRows(r, c, ctx, call), nil
+	return newRows(r, c, ctx, call, cancel), nil
 }
 
 // Begin implements driver.Conn.
@@ -168,12 +198,19 @@ func (c *Conn) stale() bool {
 func (c *Conn) Close() error {
 	err := c.inner.Close()
 	vtab.CloseSession(c.session)
+	if c.step != nil {
+		c.step.mu.Lock()
+		c.step.db = 0
+		c.step.close()
+		c.step.mu.Unlock()
+	}
 	return err
 }
 
 type stmt struct {
 	inner driver.Stmt
 	c     *Conn
+	q     string
 }
 
 func (s *stmt) Close() error  { return s.inner.Close() }
@@ -181,48 +218,71 @@ func (s *stmt) NumInput() int { return s.inner.NumInput() }
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
 	s.c.enter(nil)
 	r, err := s.inner.Exec(args) //nolint:staticcheck // required by driver.Stmt
-	return r, s.c.fix(nil, err)
+	return r, s.c.fix(nil, s.q, err)
 }
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 	s.c.enter(nil)
 	r, err := s.inner.Query(args) //nolint:staticcheck // required by driver.Stmt
 	if err != nil {
-		return nil, s.c.fix(nil, err)
+		return nil, s.c.fix(nil, s.q, err)
 	}
-	return newRows(r, s.c, nil, nil), nil
+	return newRows(r, s.c, nil, nil, nil), nil
 }
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	ctx, cancel := s.c.limitCtx(ctx)
+	defer cancel()
 	s.c.enter(ctx)
 	r, err := s.inner.(driver.StmtExecContext).ExecContext(ctx, args)
-	return r, s.c.fix(ctx, err)
+	return r, s.c.fix(ctx, s.q, err)
 }
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	ctx, cancel := s.c.limitCtx(ctx)
 	call := s.c.enter(ctx)
 	r, err := s.inner.(driver.StmtQueryContext).QueryContext(ctx, args)
 	if err != nil {
-		return nil, s.c.fix(ctx, err)
+		err = s.c.fix(ctx, s.q, err)
+		cancel()
+		return nil, err
 	}
-	return newRows(r, s.c, ctx, call), nil
+	return newRows(r, s.c, ctx, call, cancel), nil
 }
 
 // rows steps SQLite's rows with the query's context entered, so that a
 // long step (a scan between two matches) stops once the context is done:
 // modernc interrupts only the first step, inside QueryContext.
 type rows struct {
-	inner driver.Rows
-	c     *Conn
-	ctx   context.Context // nil for Query without a context
-	call  *vtab.Call
-	times []string // per column: "" or the type its labels are delivered as (see timeColumns)
+	inner  driver.Rows
+	c      *Conn
+	ctx    context.Context // nil for Query without a context
+	call   *vtab.Call
+	cancel context.CancelFunc // ends the statement's time limit; nil if none
+	n      int64              // rows returned so far
+	times  []string           // per column: "" or the type its labels are delivered as (see timeColumns)
 }
 
 func (r *rows) Columns() []string { return r.inner.Columns() }
-func (r *rows) Close() error      { return r.inner.Close() }
+func (r *rows) Close() error {
+	err := r.inner.Close()
+	if r.cancel != nil {
+		r.cancel()
+	}
+	return err
+}
+
+// Next steps to the next row. Past the row limit the result fails
+// (rather than being cut short silently): the caller learns the answer
+// is incomplete.
 func (r *rows) Next(dest []driver.Value) error {
 	r.c.session.Enter(r.call)
-	err := r.inner.Next(dest)
+	err := r.c.step.step(r.ctx, func() error { return r.inner.Next(dest) })
+	if err == nil && r.c.maxRows > 0 {
+		if r.n >= r.c.maxRows {
+			return &MaxRowsError{Limit: r.c.maxRows}
+		}
+		r.n++
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
-		return r.c.fix(r.ctx, err)
+		return r.c.fix(r.ctx, "", err)
 	}
 	if err == nil && r.times != nil {
 		labelTimes(r.times, dest)
@@ -267,16 +327,25 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	}
 	defer h.Close() // the tables hold their own references
 	attached := false
-	for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.File, c.session) {
-		if _, err := c.exec(ctx, stmt); err != nil {
-			// Undo only an ATTACH of ours: when the ATTACH itself fails
-			// (the alias is taken), the schema is someone else's.
-			if attached {
-				c.exec(context.Background(), "DETACH DATABASE "+alias)
+	// The program's own Attach is trusted in safe mode too (the shell
+	// refuses .open there): its setup SQL passes the authorizer.
+	err = c.trust(func() error {
+		c.allowAttach()
+		for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.File, c.session) {
+			if _, err := c.exec(ctx, stmt); err != nil {
+				// Undo only an ATTACH of ours: when the ATTACH itself fails
+				// (the alias is taken), the schema is someone else's.
+				if attached {
+					c.exec(context.Background(), "DETACH DATABASE "+alias)
+				}
+				return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
 			}
-			return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
+			attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 		}
-		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	c.files = append(c.files, h.File)
 	return nil

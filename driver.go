@@ -180,8 +180,10 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
 	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
-	sess.MemLimit = c.cfg.MemLimit
-	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions()}
+	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
+	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions(), step: newStepper(inner),
+		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
+		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows)}
 	for i, h := range handles {
 		path := h.Path()
 		conn.files = append(conn.files, h.File)
@@ -190,6 +192,13 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 				conn.Close()
 				return nil, fmt.Errorf("tetsql: attach %s as %s: %w", c.cfg.Files[i].Path, c.aliases[i], err)
 			}
+		}
+	}
+	// Safe mode starts once the connection's own setup is done.
+	if c.cfg.Safe {
+		if err := conn.installGuard(); err != nil {
+			conn.Close()
+			return nil, err
 		}
 	}
 	return conn, nil

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config configures a connector: the files to attach and options.
@@ -46,6 +47,23 @@ type Config struct {
 	// the default, vtab.DefaultMemLimit (1 GiB). A query needing more
 	// fails before allocating, with an error matching vtab.ErrMemLimit.
 	MemLimit int64
+	// Safe makes the connections safe for SQL from untrusted users: only
+	// statements that read the attached files are allowed, anything that
+	// could write a file, open another path, load code or change the
+	// schema fails with an error matching ErrNotAllowed ("not allowed in
+	// safe mode: ATTACH"); SQLite's own limits are lowered; and the limits
+	// below default to SafeStatementTimeout, SafeMaxRows and SafeMemLimit.
+	Safe bool
+	// StatementTimeout bounds how long one statement may run, from its
+	// start until its rows are closed (0 = the default: none, or
+	// SafeStatementTimeout in safe mode; negative = none). Past it the
+	// statement fails with a *TimeLimitError (errors.Is ErrTimeLimit and
+	// context.DeadlineExceeded); the connection stays usable.
+	StatementTimeout time.Duration
+	// MaxRows bounds the rows one result may have (0 = the default: any,
+	// or SafeMaxRows in safe mode; negative = any). Reading a row past it
+	// fails with a *MaxRowsError (errors.Is ErrMaxRows).
+	MaxRows int64
 }
 
 // MaxReadAhead is the largest accepted ReadAhead.
@@ -149,6 +167,27 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option mem_limit=%q: want a positive size such as 4GiB", v[0])
 				}
 				cfg.MemLimit = n
+			case "safe":
+				b, err := strconv.ParseBool(strings.TrimSpace(v[0]))
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option safe=%q: want 1 or 0 (true or false)", v[0])
+				}
+				cfg.Safe = b
+			case "statement_timeout":
+				d, err := ParseTimeout(v[0])
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option statement_timeout=%q: want a duration such as 30s (0 = none)", v[0])
+				}
+				cfg.StatementTimeout = d
+			case "max_rows":
+				n, err := strconv.ParseInt(strings.TrimSpace(v[0]), 10, 64)
+				if err != nil || n < 0 {
+					return cfg, fmt.Errorf("tetsql: DSN option max_rows=%q: want a number of rows (0 = any)", v[0])
+				}
+				if n == 0 {
+					n = -1 // explicitly none, also in safe mode
+				}
+				cfg.MaxRows = n
 			default:
 				return cfg, fmt.Errorf("tetsql: unknown DSN option %q (known: %s)", k, strings.Join(knownOptions, ", "))
 			}
@@ -160,7 +199,30 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "mem_limit"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "mem_limit", "safe", "statement_timeout", "max_rows"}
+
+// ParseTimeout reads a statement time limit such as 30s, 2m or 1m30s
+// (Go duration syntax; a bare number is seconds). 0 means none and is
+// returned as -1, which Config reads as "explicitly none" (also in safe
+// mode).
+func ParseTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		n, nerr := strconv.ParseFloat(s, 64)
+		if nerr != nil || !(n >= 0) || n > float64(1<<62)/1e9 {
+			return 0, fmt.Errorf("tetsql: bad duration %q", s)
+		}
+		d = time.Duration(n * float64(time.Second))
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("tetsql: negative duration %q", s)
+	}
+	if d == 0 {
+		return -1, nil
+	}
+	return d, nil
+}
 
 var validAlias = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

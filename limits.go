@@ -1,0 +1,154 @@
+package tetsql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"modernc.org/libc"
+	lib "modernc.org/sqlite/lib"
+)
+
+// Resource limits for one statement: a time limit (Config.StatementTimeout)
+// and a limit on the rows returned (Config.MaxRows). Both end the
+// statement with an error and leave the connection usable. Safe mode
+// turns them on by default (SafeStatementTimeout, SafeMaxRows,
+// SafeMemLimit).
+
+// Defaults in safe mode for limits the configuration leaves at 0.
+const (
+	SafeStatementTimeout = 30 * time.Second
+	SafeMaxRows          = 1_000_000
+	SafeMemLimit         = 256 << 20
+)
+
+// ErrTimeLimit is matched (errors.Is) by a statement that ran past the
+// statement time limit; so is context.DeadlineExceeded.
+var ErrTimeLimit = errors.New("statement time limit exceeded")
+
+// ErrMaxRows is matched (errors.Is) by a result that has more rows than
+// the limit on rows returned.
+var ErrMaxRows = errors.New("too many rows")
+
+// TimeLimitError is the error of a statement that ran past Limit.
+type TimeLimitError struct{ Limit time.Duration }
+
+func (e *TimeLimitError) Error() string {
+	return fmt.Sprintf("statement time limit of %s exceeded", e.Limit)
+}
+
+// Is makes errors.Is hold for ErrTimeLimit and context.DeadlineExceeded.
+func (e *TimeLimitError) Is(target error) bool {
+	return target == ErrTimeLimit || target == context.DeadlineExceeded
+}
+
+// MaxRowsError is the error of a result with more than Limit rows.
+type MaxRowsError struct{ Limit int64 }
+
+func (e *MaxRowsError) Error() string {
+	return fmt.Sprintf("result has more than %d rows (max_rows)", e.Limit)
+}
+
+// Is makes errors.Is(err, ErrMaxRows) hold.
+func (e *MaxRowsError) Is(target error) bool { return target == ErrMaxRows }
+
+// effective resolves a limit: 0 takes the safe-mode default (or none
+// outside safe mode), a negative value is none.
+func effective[T int64 | time.Duration](v T, safe bool, def T) T {
+	switch {
+	case v < 0:
+		return 0
+	case v == 0 && safe:
+		return def
+	}
+	return v
+}
+
+// limitCtx derives the context of one statement: ctx with the time limit,
+// if any. cancel must be called when the statement ends.
+func (c *Conn) limitCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.timeout <= 0 {
+		return ctx, func() {}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithTimeoutCause(ctx, c.timeout, &TimeLimitError{Limit: c.timeout})
+}
+
+// stepper interrupts SQLite when the context of a statement is done while
+// its rows are being stepped: modernc interrupts only the first step
+// (inside QueryContext), so pure SQLite work between two rows (a
+// recursive CTE, a sort's merge) would run on after a deadline.
+type stepper struct {
+	db  uintptr   // sqlite3*, 0 if unknown
+	tls *libc.TLS // for the calls made from other goroutines
+	mu  sync.Mutex
+	on  bool // a step runs
+}
+
+// newStepper finds the sqlite3 handle of modernc's connection. modernc
+// exposes none, so it reads the connection's db field; should a later
+// modernc rename it, stepping is merely not interrupted (the cursors of
+// the tet tables still watch the context).
+func newStepper(inner driver.Conn) *stepper {
+	v := reflect.ValueOf(inner)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return &stepper{}
+	}
+	f := v.Elem().FieldByName("db")
+	if !f.IsValid() || f.Kind() != reflect.Uintptr {
+		return &stepper{}
+	}
+	return &stepper{db: uintptr(f.Uint()), tls: libc.NewTLS()}
+}
+
+// step runs next while ctx's end interrupts it.
+func (s *stepper) step(ctx context.Context, next func() error) error {
+	if s.db == 0 || ctx == nil || ctx.Done() == nil {
+		return next()
+	}
+	s.mu.Lock()
+	if err := ctx.Err(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.on = true
+	s.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		if s.on {
+			lib.Xsqlite3_interrupt(s.tls, s.db)
+		}
+		s.mu.Unlock()
+	})
+	err := next()
+	stop()
+	s.mu.Lock()
+	s.on = false
+	s.mu.Unlock()
+	return err
+}
+
+// setLimits applies sqlite3_limit settings.
+func (c *Conn) setLimits(ls []sqliteLimit) error {
+	if c.step.db == 0 {
+		return errors.New("tetsql: safe mode: cannot reach the SQLite connection to set its limits")
+	}
+	for _, l := range ls {
+		lib.Xsqlite3_limit(c.step.tls, c.step.db, l.id, l.val)
+	}
+	return nil
+}
+
+// close releases the stepper's TLS.
+func (s *stepper) close() {
+	if s.tls != nil {
+		s.tls.Close()
+		s.tls = nil
+	}
+}
