@@ -329,12 +329,12 @@ type sqliteLimit struct {
 // bound what one statement can make SQLite allocate or compile.
 func safeLimits(attached int) []sqliteLimit {
 	return []sqliteLimit{
-		{lib.SQLITE_LIMIT_LENGTH, SafeMaxLength},                // a string or blob: zeroblob, printf, group_concat
-		{lib.SQLITE_LIMIT_SQL_LENGTH, 1_000_000},                // the statement's text
-		{lib.SQLITE_LIMIT_EXPR_DEPTH, 500},                      // nesting of an expression
-		{lib.SQLITE_LIMIT_COMPOUND_SELECT, 100},                 // terms of a UNION chain
-		{lib.SQLITE_LIMIT_VARIABLE_NUMBER, 999},                 // ?NNN parameters
-		{lib.SQLITE_LIMIT_FUNCTION_ARG, 100},                    // arguments of one function
+		{lib.SQLITE_LIMIT_LENGTH, SafeMaxLength},               // a string or blob: zeroblob, printf, group_concat
+		{lib.SQLITE_LIMIT_SQL_LENGTH, 1_000_000},               // the statement's text
+		{lib.SQLITE_LIMIT_EXPR_DEPTH, 500},                     // nesting of an expression
+		{lib.SQLITE_LIMIT_COMPOUND_SELECT, 100},                // terms of a UNION chain
+		{lib.SQLITE_LIMIT_VARIABLE_NUMBER, 999},                // ?NNN parameters
+		{lib.SQLITE_LIMIT_FUNCTION_ARG, 100},                   // arguments of one function
 		{lib.SQLITE_LIMIT_ATTACHED, int32(min(attached, 125))}, // the files given: no more
 	}
 }

@@ -2,7 +2,9 @@ package tetsql_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,4 +126,77 @@ func TestSafe_refusedWorkOutsideSafeMode(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "v.db")); err != nil {
 		t.Errorf("VACUUM INTO outside safe mode wrote nothing: %v", err)
 	}
+}
+
+// TestSafe_allows runs reading statements on a safe-mode connection and
+// on a normal one: the answers are the same.
+func TestSafe_allows(t *testing.T) {
+	t.Parallel()
+	_, safe := openConn(t, "demo=testdata/demo.tet?safe=1")
+	_, plain := openConn(t, "demo=testdata/demo.tet")
+	ctx := context.Background()
+	for _, q := range []string{
+		"SELECT count(*), sum(value) FROM temperature",
+		"SELECT station_label, avg(value) FROM demo.temperature GROUP BY 1 ORDER BY 2 DESC LIMIT 3",
+		"WITH m AS (SELECT time_label, max(value) AS hi FROM temperature GROUP BY 1) SELECT count(*), max(hi) FROM m",
+		"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 100) SELECT sum(x) FROM c",
+		"SELECT station_label, value, rank() OVER (PARTITION BY station_label ORDER BY value DESC) FROM temperature WHERE time_label = '2024-07-01' ORDER BY 1 LIMIT 5",
+		"SELECT time_label, count, mean FROM temperature_agg('time') ORDER BY time_label LIMIT 3",
+		"SELECT name FROM tet_datasets ORDER BY 1",
+		"SELECT json_extract(tet_last_scan(), '$.rows') IS NOT NULL",
+		"SELECT key, value FROM json_each('[1,2,3]')",
+		"SELECT name, type FROM pragma_table_info('temperature') ORDER BY cid",
+		"PRAGMA table_info(temperature)",
+		"SELECT count(*) FROM pragma_function_list WHERE name = 'abs'",
+		"PRAGMA database_list",
+		"SELECT upper('a') || printf('%05d', 7) || hex(zeroblob(2))",
+		"EXPLAIN QUERY PLAN SELECT * FROM temperature WHERE station_label = 'Oslo'",
+	} {
+		got, err := allRows(ctx, safe, q)
+		if err != nil {
+			t.Errorf("%q in safe mode: %v", q, err)
+			continue
+		}
+		want, err := allRows(ctx, plain, q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if got != want || got == "" {
+			t.Errorf("%q: safe mode %q, plain %q", q, got, want)
+		}
+	}
+	tx, err := safe.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM tet_dims").Scan(&n); err != nil || n == 0 {
+		t.Errorf("in a transaction: %d, %v", n, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Errorf("commit: %v", err)
+	}
+}
+
+// allRows renders the rows of q as text.
+func allRows(ctx context.Context, conn *sql.Conn, q string) (string, error) {
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return "", err
+		}
+		fmt.Fprintln(&b, vals...)
+	}
+	return b.String(), rows.Err()
 }
