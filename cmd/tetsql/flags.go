@@ -28,6 +28,9 @@ type options struct {
 	memLimit       string
 	readAhead      int
 	readAheadBytes string
+	safe           bool
+	timeout        string
+	maxRows        int64
 	version        bool
 	files          []tetsql.FileSpec
 	sql            string // the trailing SQL argument, "" if none
@@ -56,6 +59,9 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
 	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
 	fs.StringVar(&o.readAheadBytes, "read-ahead-bytes", "", "most decoded `SIZE` one scan reads ahead (default 256MiB)")
+	fs.BoolVar(&o.safe, "safe", false, "safe mode for untrusted SQL (also -safe): only reading statements; ATTACH, VACUUM, CREATE, DROP, INSERT, writing PRAGMAs, load_extension and the dot commands .open .output .once .read are refused; the limits below default to 30s, 1000000 rows and a 256MiB --mem-limit")
+	fs.StringVar(&o.timeout, "statement-timeout", "", "stop a statement after `DURATION`, e.g. 30s or 2m (0 = none; default none, 30s with --safe)")
+	fs.Int64Var(&o.maxRows, "max-rows", 0, "fail a result with more than `N` rows (0 = any; default any, 1000000 with --safe)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader
@@ -65,7 +71,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
 	fs, csv, json, noHeader := newFlagSet(o)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(singleDash(args)); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil, errHelp
 		}
@@ -90,6 +96,12 @@ func parseFlags(args []string) (*options, error) {
 	if len(modes) == 1 {
 		o.mode = modes[0]
 	}
+	if o.maxRows < 0 {
+		return nil, fmt.Errorf("--max-rows %d: want a number of rows (0 = any)", o.maxRows)
+	}
+	if fs.Changed("max-rows") && o.maxRows == 0 {
+		o.maxRows = -1 // explicitly any, also with --safe
+	}
 	if *noHeader {
 		if fs.Changed("header") && o.header {
 			return nil, errors.New("--header and --no-header both given")
@@ -97,6 +109,22 @@ func parseFlags(args []string) (*options, error) {
 		o.header = false
 	}
 	return o, splitArgs(o, fs.Args())
+}
+
+// singleDash accepts sqlite3's spelling -safe for --safe: pflag would
+// read it as the shorthands -s -a -f -e. Only flags before a "--" count.
+func singleDash(args []string) []string {
+	out := make([]string, len(args))
+	copy(out, args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "-safe" {
+			out[i] = "--safe"
+		}
+	}
+	return out
 }
 
 var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

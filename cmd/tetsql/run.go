@@ -75,6 +75,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		*f.dst = n
 	}
 	cfg.ReadAhead = o.readAhead
+	cfg.Safe = o.safe
+	if o.timeout != "" {
+		d, err := tetsql.ParseTimeout(o.timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: --statement-timeout %q: want a duration such as 30s (0 = none)\n", o.timeout)
+			return exitUsage
+		}
+		cfg.StatementTimeout = d
+	}
+	cfg.MaxRows = o.maxRows
 	connector, err := tetsql.NewConnector(cfg)
 	if err != nil { // a bad or duplicate alias
 		fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
@@ -93,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
-	opt := repl.Options{Mode: o.mode, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats,
+	opt := repl.Options{Mode: o.mode, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Safe: o.safe,
 		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Width: termWidth(stdout)}
 	defer onTerminate()()
 	if interactive {
@@ -176,7 +186,11 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 	if err := sh.Greet(ctx, stdout, versionString()); err != nil {
 		return err
 	}
-	t := repl.NewTerminal(repl.HistoryPath())
+	history := repl.HistoryPath()
+	if o.safe { // the typed SQL is not written to a file either
+		history = ""
+	}
+	t := repl.NewTerminal(history)
 	defer t.Close()
 	t.SetCompleter(sh.CompleteWord)
 	return sh.Interactive(ctx, t)

@@ -112,6 +112,9 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 	if err != nil {
 		return err
 	}
+	if err := s.safeRefused(name); err != nil {
+		return err
+	}
 	c := lookupDot(name)
 	if c == nil {
 		return fmt.Errorf("unknown command \".%s\"; enter \".help\" for the list", name)

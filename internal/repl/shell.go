@@ -38,6 +38,11 @@ type Options struct {
 	// table output on the terminal cut cells wider than a third of it.
 	Width int
 
+	// Safe refuses the dot commands that name a path or reach the shell
+	// (.open, .output, .once, .read, …) with "not allowed in safe mode:
+	// .open"; use it with a connection in safe mode (tetsql.Config.Safe).
+	Safe bool
+
 	// Interrupts delivers SIGINT; each one cancels the running statement.
 	// nil: statements run until done.
 	Interrupts <-chan os.Signal
