@@ -35,9 +35,18 @@
 //	cache_budget        bytes of decoded zstd chunks kept per file for later
 //	                    queries, least recently used out (default 0 = none)
 //	mem_limit           most memory one query may ask of tetsql's own buffers
-//	                    (aggregate groups, metadata rows; default 1GiB)
+//	                    (aggregate groups, metadata rows; default 1GiB,
+//	                    256MiB in safe mode)
 //	time_labels         true: label columns of ISO 8601 dates or timestamps
 //	                    are delivered as time.Time (default false)
+//	safe                1: safe mode for untrusted SQL: only reading
+//	                    statements; ATTACH, VACUUM, CREATE, DROP, INSERT,
+//	                    writing PRAGMAs, load_extension fail with "not
+//	                    allowed in safe mode: ATTACH" (ErrNotAllowed)
+//	statement_timeout   stop a statement after this long, e.g. 30s (default
+//	                    none; 30s in safe mode; 0 = none)
+//	max_rows            fail a result with more rows than this (default any;
+//	                    1000000 in safe mode; 0 = any)
 //
 // A time.Time argument binds as ISO 8601 text, see [FormatTime].
 //
