@@ -200,3 +200,27 @@ func allRows(ctx context.Context, conn *sql.Conn, q string) (string, error) {
 	}
 	return b.String(), rows.Err()
 }
+
+// TestSafe_programAttach: the program's own Conn.Attach works in safe
+// mode (the program is trusted; SQL is not), and SQL still cannot
+// attach or detach.
+func TestSafe_programAttach(t *testing.T) {
+	t.Parallel()
+	_, conn := openConn(t, "demo=testdata/demo.tet?safe=1")
+	ctx := context.Background()
+	err := conn.Raw(func(dc any) error {
+		return dc.(*tetsql.Conn).Attach(ctx, "s", filepath.Join("testdata", "reference", "sample.tet"))
+	})
+	if err != nil {
+		t.Fatalf("Attach in safe mode: %v", err)
+	}
+	var n int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM s.temperature").Scan(&n); err != nil || n != 6 {
+		t.Fatalf("the attached file: %d rows, %v", n, err)
+	}
+	for _, q := range []string{"DETACH s", "ATTACH ':memory:' AS m"} {
+		if _, err := conn.ExecContext(ctx, q); !errors.Is(err, tetsql.ErrNotAllowed) {
+			t.Errorf("%q after Attach: %v", q, err)
+		}
+	}
+}
