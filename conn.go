@@ -256,6 +256,7 @@ type rows struct {
 	ctx    context.Context // nil for Query without a context
 	call   *vtab.Call
 	cancel context.CancelFunc // ends the statement's time limit; nil if none
+	watch  func() bool        // stops the interrupt of steps on ctx's end; nil if none
 	n      int64              // rows returned so far
 	times  []string           // per column: "" or the type its labels are delivered as (see timeColumns)
 }
@@ -263,6 +264,9 @@ type rows struct {
 func (r *rows) Columns() []string { return r.inner.Columns() }
 func (r *rows) Close() error {
 	err := r.inner.Close()
+	if r.watch != nil {
+		r.watch()
+	}
 	if r.cancel != nil {
 		r.cancel()
 	}
@@ -274,7 +278,13 @@ func (r *rows) Close() error {
 // is incomplete.
 func (r *rows) Next(dest []driver.Value) error {
 	r.c.session.Enter(r.call)
-	err := r.c.step.step(r.ctx, func() error { return r.inner.Next(dest) })
+	var err error
+	if r.watch == nil {
+		err = r.inner.Next(dest)
+	} else if err = r.c.step.begin(r.ctx); err == nil {
+		err = r.inner.Next(dest)
+		r.c.step.end()
+	}
 	if err == nil && r.c.maxRows > 0 {
 		if r.n >= r.c.maxRows {
 			return &MaxRowsError{Limit: r.c.maxRows}

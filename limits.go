@@ -107,31 +107,40 @@ func newStepper(inner driver.Conn) *stepper {
 	return &stepper{db: uintptr(f.Uint()), tls: libc.NewTLS()}
 }
 
-// step runs next while ctx's end interrupts it.
-func (s *stepper) step(ctx context.Context, next func() error) error {
+// watch arranges that the end of ctx interrupts the steps of a
+// statement's rows (see step); the returned stop undoes it. Registering
+// once per statement, not per row, keeps a row's cost at two lock pairs.
+func (s *stepper) watch(ctx context.Context) (stop func() bool) {
 	if s.db == 0 || ctx == nil || ctx.Done() == nil {
-		return next()
+		return nil
 	}
-	s.mu.Lock()
-	if err := ctx.Err(); err != nil {
-		s.mu.Unlock()
-		return err
-	}
-	s.on = true
-	s.mu.Unlock()
-	stop := context.AfterFunc(ctx, func() {
+	return context.AfterFunc(ctx, func() {
 		s.mu.Lock()
 		if s.on {
 			lib.Xsqlite3_interrupt(s.tls, s.db)
 		}
 		s.mu.Unlock()
 	})
-	err := next()
-	stop()
+}
+
+// begin starts a step of the rows of a watched statement whose context
+// is ctx: until end, the end of ctx interrupts SQLite. Once ctx is done
+// no step starts: begin returns its error.
+func (s *stepper) begin(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.on = true
+	return nil
+}
+
+// end ends the step begun by begin.
+func (s *stepper) end() {
 	s.mu.Lock()
 	s.on = false
 	s.mu.Unlock()
-	return err
 }
 
 // setLimits applies sqlite3_limit settings.

@@ -53,7 +53,7 @@ func FormatTime(t time.Time) string {
 // newRows wraps SQLite's rows; with Config.TimeLabels it finds the label
 // columns declared as holding times.
 func newRows(inner driver.Rows, c *Conn, ctx context.Context, call *vtab.Call, cancel context.CancelFunc) *rows {
-	r := &rows{inner: inner, c: c, ctx: ctx, call: call, cancel: cancel}
+	r := &rows{inner: inner, c: c, ctx: ctx, call: call, cancel: cancel, watch: c.step.watch(ctx)}
 	if c.session.TimeLabels {
 		r.times = timeColumns(inner)
 	}
