@@ -99,14 +99,29 @@ func (t *aggTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 		parts = append(parts, encodeTarget(tg)+opNames[op])
 		cons = append(cons, planner.Constraint{Target: tg, Op: op})
 	}
-	est := t.geom.Estimate(cons)
 	info.IdxNum, info.IdxStr = idxConstraints, strings.Join(parts, ",")
 	info.EstimatedRows = 1
-	info.EstimatedCost = float64(est.Rows)/64 + float64(est.Chunks)*chunkCost + 1
+	info.EstimatedCost = t.cost(cons)
 	if byUnusable {
 		info.EstimatedCost, info.EstimatedRows = 1e300, 1<<62
 	}
 	return nil
+}
+
+// cost prices a plan that consumes cons. Every plan costs between 2/3
+// and 1 times a fold of the whole array, more constraints costing less,
+// so that the sum of any two plans exceeds any single plan: SQLite then
+// never prefers its multi-index OR plan (one scan per OR term, each
+// offered only that term's constraints) to the plan over the other
+// terms. That plan would be wrong for _agg: a term ANDed with the OR on
+// an ungrouped dim would not select elements in the per-term scans but
+// filter their output rows, where that dim is NULL. Without it, an OR is
+// never consumed and filters the output rows, exactly on grouped dims
+// (docs/SQL.md, "Aggregate tables").
+func (t *aggTable) cost(cons []planner.Constraint) float64 {
+	fold := func(e planner.Estimate) float64 { return float64(e.Rows)/64 + float64(e.Chunks)*chunkCost + 1 }
+	whole := fold(t.geom.Estimate(nil))
+	return whole*2/3 + min(fold(t.geom.Estimate(cons)), whole)/3
 }
 
 // Open starts a cursor; it pins the file's mapping until Close.
