@@ -3,6 +3,7 @@ package tetsql_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,81 @@ func TestAttach_keepsMaxChunkBytes(t *testing.T) {
 	err := conn.QueryRowContext(ctx, `SELECT count(value) FROM l.z`).Scan(&n)
 	if err == nil || !strings.Contains(err.Error(), "chunk larger than the configured limit") {
 		t.Fatalf("16 KiB chunk under a 1 KiB limit: count %d, err %v", n, err)
+	}
+}
+
+// TestDriver_rewrittenUnderEarlyStoppedScan: a file rewritten in place
+// while a scan runs that SQLite stops early (a LIMIT it applies itself,
+// or one the table consumes) never ends as a complete result: the rows
+// end with "file changed on disk" instead of io.EOF.
+func TestDriver_rewrittenUnderEarlyStoppedScan(t *testing.T) {
+	for _, q := range []string{
+		"SELECT rowid, value FROM g.g LIMIT 4000",                        // LIMIT consumed by the table
+		"SELECT rowid, value FROM g.g WHERE value > -1 LIMIT 4000",       // LIMIT applied by SQLite
+		"SELECT r, v FROM (SELECT rowid r, value v FROM g.g LIMIT 4000)", // a subquery's LIMIT
+	} {
+		t.Run(q, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "g.tet")
+			writeGrids(t, path, grid{name: "g", shape: [2]int64{64, 128}, chunks: [2]int64{4, 128}})
+			_, conn := openConn(t, path)
+			ctx := context.Background()
+			rows, err := conn.QueryContext(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			n := 0
+			for rows.Next() {
+				if n++; n == 10 {
+					rewriteInPlace(t, path)
+				}
+			}
+			if err := rows.Err(); !errors.Is(err, tetcore.ErrChanged) {
+				t.Fatalf("after %d rows: err %v, want file changed on disk", n, err)
+			}
+		})
+	}
+}
+
+// rewriteInPlace overwrites the second half of the file's bytes with
+// other bytes, keeping its inode and size (as dd conv=notrunc does), and
+// moves its modification time so that the change is visible.
+func rewriteInPlace(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := st.Size() / 2
+	if _, err := f.WriteAt(make([]byte, half/2), half/2); err != nil {
+		t.Fatal(err)
+	}
+	later := st.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDriver_rewrittenUnderQueryRow: QueryRow reads one row and closes;
+// a file rewritten under the statement fails Scan.
+func TestDriver_rewrittenUnderQueryRow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.tet")
+	writeGrids(t, path, grid{name: "g", shape: [2]int64{64, 128}, chunks: [2]int64{4, 128}})
+	_, conn := openConn(t, path)
+	ctx := context.Background()
+	rows, err := conn.QueryContext(ctx, "SELECT rowid, value FROM g.g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Next()
+	rewriteInPlace(t, path)
+	if err := rows.Close(); !errors.Is(err, tetcore.ErrChanged) {
+		t.Fatalf("Close after a rewrite: %v, want file changed on disk", err)
 	}
 }

@@ -181,6 +181,17 @@ func (c *Conn) IsValid() bool {
 	return true
 }
 
+// changedFile returns the error of the first attached file that changed
+// on disk since it was mapped (tetcore.ErrChanged), or nil.
+func (c *Conn) changedFile() error {
+	for _, f := range c.files {
+		if err := f.CheckUnchanged(); err != nil {
+			return fmt.Errorf("tetsql: %w", err)
+		}
+	}
+	return nil
+}
+
 // stale reports whether a file attached to c changed on disk.
 func (c *Conn) stale() bool {
 	if c.session.FileChanged() {
@@ -258,6 +269,7 @@ type rows struct {
 	cancel context.CancelFunc // ends the statement's time limit; nil if none
 	watch  func() bool        // stops the interrupt of steps on ctx's end; nil if none
 	n      int64              // rows returned so far
+	ended  bool               // Next returned an error or io.EOF
 	times  []string           // per column: "" or the type its labels are delivered as (see timeColumns)
 }
 
@@ -269,6 +281,11 @@ func (r *rows) Close() error {
 	}
 	if r.cancel != nil {
 		r.cancel()
+	}
+	if err == nil && !r.ended && r.c.files != nil {
+		// Closed before its end (QueryRow reads one row): the rows read
+		// may still come from a file rewritten meanwhile; see Next.
+		err = r.c.changedFile()
 	}
 	return err
 }
@@ -293,6 +310,19 @@ func (r *rows) Next(dest []driver.Value) error {
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return r.c.fix(r.ctx, "", err)
+	}
+	if err != nil {
+		r.ended = true
+	}
+	if err != nil && r.c.files != nil {
+		// The end of a result: the scans checked their files when they
+		// started, but a scan SQLite stopped early (LIMIT, EXISTS, a
+		// join's inner loop) never reached its own end-of-scan check, so
+		// a file rewritten in place meanwhile is caught here, before the
+		// caller takes the result for complete.
+		if ferr := r.c.changedFile(); ferr != nil {
+			return ferr
+		}
 	}
 	if err == nil && r.times != nil {
 		labelTimes(r.times, dest)
