@@ -30,6 +30,7 @@ type aggCursor struct {
 	g      int     // current group
 	eof    bool
 	mem    memBudget // this Filter's buffers, see reserve
+	held   int64     // what mem holds against the session's limit until the next Filter or Close
 	// the chunks holding selected elements, and how many (agg_chunks.go)
 	spans   [][]chunkSpan
 	nchunks int64

@@ -20,11 +20,14 @@ const groupBytes = int64(unsafe.Sizeof(fold.Stats{}))
 // chunk: that fails at once with ErrMissingChunk, so that a small file
 // declaring a huge sparse grid never sizes a list of its grid.
 func (c *aggCursor) reserve(ngroups int64, sel []axisSel) error {
+	c.t.session.release(&c.held) // the previous Filter's buffers are dropped
 	err := c.reserveAll(ngroups, sel)
 	if err != nil {
 		c.t.session.setErr(err) // the driver returns it whole (errors.Is)
+		return err
 	}
-	return err
+	c.held = c.mem.hold()
+	return nil
 }
 
 func (c *aggCursor) reserveAll(ngroups int64, sel []axisSel) error {

@@ -131,6 +131,7 @@ func (c *aggCursor) Close() error {
 		c.t.session.record(c.stats)
 		recordGlobal(c.stats)
 	}
+	c.t.session.release(&c.held)
 	c.t.h.File.Release()
 	return nil
 }

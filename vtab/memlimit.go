@@ -25,11 +25,16 @@ type MemLimitError struct {
 	Items int64  // how many of Unit
 	Unit  string // e.g. "groups"
 	Limit int64
+	Held  int64 // bytes other open tables of the connection hold
 }
 
 func (e *MemLimitError) Error() string {
-	return fmt.Sprintf("tet: %s: %s needs %s for %d %s, above the memory limit of %s (DSN option mem_limit, shell --mem-limit)",
-		e.Table, e.What, sizeText(e.Bytes), e.Items, e.Unit, sizeText(e.Limit))
+	held := ""
+	if e.Held > 0 {
+		held = fmt.Sprintf("; other tables of this connection's statements hold %s", sizeText(e.Held))
+	}
+	return fmt.Sprintf("tet: %s: %s needs %s for %d %s, above the memory limit of %s (DSN option mem_limit, shell --mem-limit%s)",
+		e.Table, e.What, sizeText(e.Bytes), e.Items, e.Unit, sizeText(e.Limit), held)
 }
 
 // sizeText renders a byte count with a binary unit: 512 B, 1.5 KiB, …, 8.0 EiB.
@@ -59,13 +64,44 @@ func (s *Session) memLimit() int64 {
 
 // memBudget adds up the buffers one call plans to allocate, so that the
 // call fails before the first large allocation rather than after it.
+// It starts from what the session's open cursors already hold (see
+// hold), so that the tables of one statement (a join of three _agg
+// tables) share one limit.
 type memBudget struct {
-	table string
-	limit int64
-	used  int64
+	sess   *Session
+	table  string
+	limit  int64
+	used   int64 // bytes held by others plus this budget's own
+	others int64 // bytes held by other cursors when the budget began
 }
 
-func (s *Session) budget(table string) memBudget { return memBudget{table: table, limit: s.memLimit()} }
+func (s *Session) budget(table string) memBudget {
+	b := memBudget{sess: s, table: table, limit: s.memLimit()}
+	if s != nil {
+		b.others = s.held.Load()
+		b.used = b.others
+	}
+	return b
+}
+
+// hold keeps this budget's own bytes counted against the session's limit
+// until release is called with the returned amount (a cursor's buffers
+// live from its Filter until its next Filter or Close).
+func (b *memBudget) hold() int64 {
+	own := b.used - b.others
+	if b.sess != nil && own > 0 {
+		b.sess.held.Add(own)
+	}
+	return own
+}
+
+// release gives back what hold kept, and zeroes *n.
+func (s *Session) release(n *int64) {
+	if s != nil && *n != 0 {
+		s.held.Add(-*n)
+	}
+	*n = 0
+}
 
 // mulBytes returns n×each, saturated at MaxInt64 (n, each ≥ 0).
 func mulBytes(n, each int64) int64 {
@@ -80,7 +116,7 @@ func mulBytes(n, each int64) int64 {
 func (b *memBudget) need(what string, n int64, unit string, each int64) error {
 	bytes := mulBytes(n, each)
 	if bytes > b.limit-b.used {
-		return &MemLimitError{Table: b.table, What: what, Bytes: bytes, Items: n, Unit: unit, Limit: b.limit}
+		return &MemLimitError{Table: b.table, What: what, Bytes: bytes, Items: n, Unit: unit, Limit: b.limit, Held: b.others}
 	}
 	b.used += bytes
 	return nil

@@ -211,3 +211,30 @@ func TestMemLimit_inList(t *testing.T) {
 		t.Fatalf("IN list under 2 MiB: %v", err)
 	}
 }
+
+// TestMemLimit_sharedByTheTablesOfAStatement: the limit bounds what the
+// open tables of a connection hold together, not each table alone: a
+// join of two aggregates that each fit fails when both together do not,
+// and what they held is given back when the statement ends.
+func TestMemLimit_sharedByTheTablesOfAStatement(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"st": writeStations(t)})
+	const one = "SELECT count(*) FROM st.temp_agg('time,station')"
+	const join = "SELECT count(*) FROM st.temp_agg('time,station') a, st.temp_agg('time,station') b WHERE a.count > 0 AND b.count > 0"
+	if got := rowsOf(t, db, join); got[0] != "22500" {
+		t.Fatalf("join under the default limit: %v", got)
+	}
+	sess.MemLimit = 24 << 10 // one 150-group aggregate (~17 KiB) fits, two do not
+	for range 3 {
+		if got := rowsOf(t, db, one); got[0] != "150" {
+			t.Fatalf("one aggregate: %v", got)
+		}
+		sess.TakeError()
+		err := queryErr(db, join)
+		if err == nil {
+			t.Fatal("join of two aggregates above the shared limit succeeded")
+		}
+		if msg := errText(err, sess); !strings.Contains(msg, "above the memory limit of 24.0 KiB") || !strings.Contains(msg, "other tables of this connection's statements hold") {
+			t.Fatalf("join: %v", msg)
+		}
+	}
+}

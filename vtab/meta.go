@@ -241,13 +241,15 @@ func (t *metaTable) Disconnect() error          { return t.h.Close() }
 func (t *metaTable) Destroy() error             { return t.h.Close() }
 
 type metaCursor struct {
-	t   *metaTable
-	out rowSink
-	i   int
+	t    *metaTable
+	out  rowSink
+	i    int
+	held int64 // the rows' memory, held against the session's limit
 }
 
 func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
-	c.out, c.i = rowSink{rows: c.out.rows[:0], ids: c.out.ids[:0]}, 0
+	c.out, c.i = rowSink{}, 0
+	c.t.session.release(&c.held)
 	f := c.t.h.File
 	var only *tetcore.Dataset
 	if idxNum == 1 && len(vals) == 1 {
@@ -275,6 +277,7 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
 		c.t.session.setErr(err)
 		return err
 	}
+	c.held = b.hold()
 	c.out = rowSink{rows: make([][]vtab.Value, 0, count.total), ids: make([]int64, 0, count.total)}
 	c.t.kind.rows(f, only, &c.out)
 	return nil
@@ -301,7 +304,7 @@ func (c *metaCursor) Column(col int) (vtab.Value, error) {
 	return c.out.rows[c.i][col], nil
 }
 func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
-func (c *metaCursor) Close() error          { return nil }
+func (c *metaCursor) Close() error          { c.t.session.release(&c.held); return nil }
 
 // nullIfEmpty is s, or NULL for "" (a table that was not created).
 func nullIfEmpty(s string) vtab.Value {

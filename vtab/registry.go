@@ -184,6 +184,7 @@ type Session struct {
 	err   error // last cursor read error, see TakeError
 
 	changed atomic.Bool // a statement found a file changed on disk
+	held    atomic.Int64 // bytes open cursors hold against MemLimit (memlimit.go)
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two
