@@ -51,6 +51,18 @@ func (f *File) Stored(c *Chunk) ([]byte, error) {
 // The decode reads the mapping under Guard. A raw view is not read here:
 // whoever reads it must use Guard or Copy, or fault if the file shrinks.
 func (f *File) ReadChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
+	out, err := f.readChunk(ds, c, buf)
+	if errors.Is(err, ErrDecode) {
+		// Bytes that fail to decode may be a file rewritten under its
+		// mapping: say so, rather than blame the file's contents.
+		if cerr := f.CheckUnchanged(); cerr != nil {
+			return nil, fmt.Errorf("tetcore: dataset %q chunk %v: %w", ds.Name, c.Coords[:ds.Rank()], cerr)
+		}
+	}
+	return out, err
+}
+
+func (f *File) readChunk(ds *Dataset, c *Chunk, buf []byte) ([]byte, error) {
 	src, err := f.Stored(c)
 	if err != nil {
 		return nil, err

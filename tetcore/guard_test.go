@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tetsql/tetsql/tetcore"
 )
@@ -97,5 +98,44 @@ func TestGuard_otherPanicsPass(t *testing.T) {
 	}
 	if err := f.Guard(func() {}); err != nil {
 		t.Errorf("empty read: %v", err)
+	}
+}
+
+// TestReadChunk_rewrittenInPlace: a zstd chunk whose bytes were rewritten
+// in place (same size, new modification time) fails as a changed file
+// (ErrChanged), not as a corrupt one.
+func TestReadChunk_rewrittenInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.tet")
+	spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F64, Shape: []int64{64, 1024}, ChunkShape: []int64{8, 1024}, Codec: tetcore.CodecZstd}
+	data := make([]byte, 64*1024*8)
+	for i := range data {
+		data[i] = byte(i*7 + i/8191)
+	}
+	writeFile(t, path, []genDataset{{spec, data}}, nil)
+	f, err := tetcore.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds := f.Datasets[0]
+	c := &ds.Chunks()[len(ds.Chunks())-1]
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteAt(make([]byte, c.StoredLen), int64(c.Offset)); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	later := st.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadChunk(ds, c, nil); !errors.Is(err, tetcore.ErrChanged) {
+		t.Fatalf("ReadChunk of rewritten bytes: %v, want ErrChanged", err)
 	}
 }
