@@ -25,7 +25,7 @@
 // Options (unknown, repeated or malformed options are an error at Open):
 //
 //	max_chunk_bytes     largest decoded chunk a query may allocate (default
-//	                    1GiB); sizes accept B, KiB, MiB, GiB, TiB, KB, MB,
+//	                    256MiB); sizes accept B, KiB, MiB, GiB, TiB, KB, MB,
 //	                    GB, TB suffixes
 //	read_ahead          chunks a scan decodes ahead of the one it reads, on
 //	                    other goroutines (0-64, default 0 = off); a scan

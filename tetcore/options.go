@@ -3,7 +3,11 @@ package tetcore
 import "fmt"
 
 // DefaultMaxChunkBytes is the default limit on one chunk's decoded size.
-const DefaultMaxChunkBytes = 1 << 30
+// A zstd chunk of a few KB can legitimately declare this much (runs of
+// one byte compress to almost nothing), so it bounds what one small
+// hostile file can make a query allocate; chunks of real arrays are
+// rarely above tens of MiB, and larger ones need the option.
+const DefaultMaxChunkBytes = 256 << 20
 
 type options struct {
 	maxChunkBytes int64
