@@ -65,7 +65,7 @@ func TestParseDataset_errors(t *testing.T) {
 		{"a:f32:10x10:5x5:zstd:x,", "empty dim name"},
 		{"a:f32:10x10:5x5:zstd:x,x", `dim name "x" used twice`},
 		{"a:f64:4294967296x4294967296:1x1", "too large"},
-		{"a:f64:100000x100000:100000x100000", "more than the 1073741824 bytes readers accept"},
+		{"a:f64:100000x100000:100000x100000", "more than the 268435456 bytes readers accept"},
 	}
 	for _, tt := range tests {
 		_, err := gen.ParseDataset(tt.spec)
