@@ -43,6 +43,7 @@ func fuzzSets() []*fuzzSet {
 	i64s := []int64{0, 1, -1, 1 << 53, 1<<53 + 1, 1<<53 + 2, 1<<53 + 3, -(1 << 53) - 1, math.MaxInt64, math.MaxInt64 - 1,
 		math.MinInt64, math.MinInt64 + 1, 3, 42, -42, 1<<53 + 1, 1<<53 + 1, 1<<53 + 1, 1<<53 + 1, 1<<53 + 1, 7, 8, 9}
 	u64s := []uint64{0, 1, 1 << 63, 1<<63 + 1, math.MaxUint64, math.MaxInt64, 3, 1<<63 + 2048, 1<<63 + 2048, 1<<63 + 2048, 5, 1 << 53, 1<<53 + 1}
+	g64s := []float64{1 << 53, 1 << 53, 1 << 53, 1, math.NaN(), 3, -(1 << 53), -(1 << 53), -(1 << 53), 1 << 63}
 	mk := func(name string, dt tetcore.DType, shape, chunk []int64, codec tetcore.Codec, dims []string, labels [][]string, gen func(i int) any) *fuzzSet {
 		n := 1
 		for _, v := range shape {
@@ -72,6 +73,9 @@ func fuzzSets() []*fuzzSet {
 		mk("v", tetcore.I16, []int64{3, 4, 2}, []int64{2, 3, 2}, tetcore.CodecZstd, []string{"p", "q", "o"},
 			[][]string{{"3", "03", "3"}, nil, {"Ab", "aB"}},
 			func(i int) any { return int64((i*2741)%65536 - 32768) }),
+		// Whole chunks of floats at ±2^53 and 2^63 for the chunk statistics.
+		mk("g", tetcore.F64, []int64{10}, []int64{3}, tetcore.CodecRaw, []string{"t"}, [][]string{nil},
+			func(i int) any { return g64s[i] }),
 	}
 	sets[2].bigint, sets[4].bigint = true, true
 	return sets

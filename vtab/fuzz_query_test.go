@@ -12,7 +12,7 @@ func (g *qgen) query() fquery {
 	var sql string
 	switch g.n(10) {
 	case 0, 1, 2: // plain SELECT, maybe ordered with LIMIT
-		sql = "SELECT " + g.selectList(s, "") + " FROM @{" + s.spec.Name + "} WHERE " + g.cond(s, "", nil, 0)
+		sql = "SELECT " + g.selectList(s, "") + " FROM @{" + s.spec.Name + "}" + g.where(s)
 		if g.n(2) == 0 {
 			sql += g.orderBy(s, "")
 			q.ordered = true
@@ -33,7 +33,7 @@ func (g *qgen) query() fquery {
 			}
 			pos = append(pos, p)
 		}
-		sql = "SELECT DISTINCT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "} WHERE " + g.cond(s, "", nil, 0) +
+		sql = "SELECT DISTINCT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "}" + g.where(s) +
 			" ORDER BY " + strings.Join(pos, ", ") + g.limit()
 		q.ordered = true
 	case 4: // aggregates without GROUP BY
@@ -41,7 +41,7 @@ func (g *qgen) query() fquery {
 		for k := g.n(4); k > 0; k-- {
 			items = append(items, g.aggregate(s, ""))
 		}
-		sql = "SELECT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "} WHERE " + g.cond(s, "", nil, 0)
+		sql = "SELECT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "}" + g.where(s)
 		q.approx = true
 	case 5: // GROUP BY keys, ordered by the keys, maybe LIMIT
 		cs := columns(s)
@@ -57,7 +57,7 @@ func (g *qgen) query() fquery {
 		for i := range keys {
 			pos = append(pos, fmt.Sprint(i+1))
 		}
-		sql = "SELECT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "} WHERE " + g.cond(s, "", nil, 0) +
+		sql = "SELECT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "}" + g.where(s) +
 			" GROUP BY " + strings.Join(keys, ", ")
 		if g.n(3) == 0 {
 			sql += " HAVING count(*) > 1"
@@ -68,7 +68,7 @@ func (g *qgen) query() fquery {
 		}
 		q.ordered, q.approx = true, true
 	case 6: // subqueries with LIMIT
-		inner := "FROM @{" + s.spec.Name + "} WHERE " + g.cond(s, "", nil, 0) + g.orderBy(s, "") + g.limit()
+		inner := "FROM @{" + s.spec.Name + "}" + g.where(s) + g.orderBy(s, "") + g.limit()
 		switch g.n(3) {
 		case 0:
 			sql = "SELECT count(*), min(r), max(r), total(v) FROM (SELECT rowid AS r, value AS v " + inner + ")"
@@ -110,6 +110,14 @@ func (g *qgen) query() fquery {
 	q.tet, q.native = render(sql, "f.", ""), render(sql, "main.native_", "")
 	q.tol = s.tol
 	return q
+}
+
+// where returns " WHERE cond", or nothing one time in four.
+func (g *qgen) where(s *fuzzSet) string {
+	if g.n(4) == 1 {
+		return ""
+	}
+	return " WHERE " + g.cond(s, "", nil, 0)
 }
 
 // render replaces @{name} with prefix+name (and name+suffix).
