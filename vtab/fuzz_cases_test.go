@@ -65,6 +65,12 @@ func TestSQLDifferential_cases(t *testing.T) {
 		// COLLATE on a grouped label must not be consumed as BINARY.
 		{"grouped label nocase", "SELECT k, count FROM f.w_agg('k') WHERE k_label < 'K9' COLLATE NOCASE",
 			"SELECT k, count(value) FROM main.native_w WHERE k_label < 'K9' COLLATE NOCASE GROUP BY k"},
+		// An INTEGER-affinity argument makes SQLite compare a label
+		// numerically ('2024-01-01' > 3 as TEXT > INTEGER: true).
+		{"label vs cast integer", "SELECT count, sum FROM f.x_agg WHERE day_label > CAST(' 3' AS INTEGER) AND day_label = '2024-01-01'",
+			"SELECT count(value), sum(value) FROM main.native_x WHERE day_label > CAST(' 3' AS INTEGER) AND day_label = '2024-01-01'"},
+		{"label vs real inf", "SELECT count, sum FROM f.u_agg WHERE s_label < 1e999",
+			"SELECT count(value), sum(value) FROM main.native_u WHERE s_label < 1e999"},
 		// Chunk statistics on i64 above 2^53 (h-agg).
 		{"i64 stats", "SELECT count, min, max FROM f.z_agg WHERE n >= 3 AND n < 8",
 			"SELECT count(value), min(value), max(value) FROM main.native_z WHERE n >= 3 AND n < 8"},

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -179,14 +181,24 @@ func (e *fuzzEnv) check(q fquery) string {
 // and testdata/fuzz/FuzzSQLDifferential); develop with
 //
 //	go test -fuzz FuzzSQLDifferential -run '^$' -parallel 1 ./vtab
+//
+// TETSQL_FUZZ_SKIP=regexp skips generated queries whose tet SQL matches,
+// to look past a known bug while it is being fixed.
 func FuzzSQLDifferential(f *testing.F) {
 	env := newFuzzEnv(f)
 	rng := rand.New(rand.NewPCG(12, 22))
 	for i := 0; i < 32; i++ {
 		f.Add(randomBytes(rng))
 	}
+	var skip *regexp.Regexp
+	if re := os.Getenv("TETSQL_FUZZ_SKIP"); re != "" {
+		skip = regexp.MustCompile(re)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		q := env.gen(data)
+		if skip != nil && skip.MatchString(q.tet) {
+			t.Skip("TETSQL_FUZZ_SKIP")
+		}
 		if msg := env.check(q); msg != "" {
 			t.Fatalf("tet:    %s\nnative: %s\n%s", q.tet, q.native, msg)
 		}
