@@ -28,6 +28,11 @@ func TestSQLDifferential_cases(t *testing.T) {
 		{"label rtrim", "SELECT rowid FROM @{x} WHERE site_label = 'bergen' COLLATE RTRIM", false},
 		{"label nocase range", "SELECT rowid FROM @{w} WHERE k_label < 'K9' COLLATE NOCASE", false},
 		{"dataset nocase", "SELECT p.rowid, m.name FROM @{x} AS p JOIN @{tet_dims} AS m ON m.dataset = 'X' COLLATE NOCASE AND m.axis = 0 AND p.day = m.size - 1", false},
+		// Issue 22 on metadata tables: OR scans them once per term and
+		// drops rows whose rowid repeats.
+		{"meta or", "SELECT * FROM @{tet_dims} WHERE dataset = 'y' OR dataset = 'x' AND axis = 0", false},
+		{"meta or coords", "SELECT * FROM @{tet_coords} WHERE dataset = 'y' AND label < 'A' OR dataset = 'x'", false},
+		{"meta nocase", "SELECT * FROM @{tet_coords} WHERE dataset = 'V' COLLATE NOCASE", false},
 		// Chunk statistics compared int64 above 2^53 as float64.
 		{"i64 = 2^53+1", "SELECT rowid FROM @{z} WHERE value = 9007199254740993", false},
 		{"i64 > 2^53", "SELECT rowid FROM @{z} WHERE value > 9007199254740992", false},

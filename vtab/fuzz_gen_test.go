@@ -17,6 +17,7 @@ type qgen struct {
 	b      []byte
 	i      int
 	sets   []*fuzzSet
+	metas  []*metaTable
 	direct bool // the binding reads IN lists whole (_agg folds them together)
 }
 

@@ -93,7 +93,10 @@ func (g *qgen) query() fquery {
 			sql += " ORDER BY p.rowid, q.rowid" + g.limit()
 			q.ordered = true
 		}
-	case 8: // join with the dims metadata table
+	case 8: // metadata tables alone, or joined with the cells
+		if len(g.metas) > 0 && g.n(2) == 0 {
+			return g.metaQuery()
+		}
 		a := g.n(len(s.spec.DimNames))
 		ds := "'" + s.spec.Name + "'"
 		switch g.n(4) {

@@ -20,6 +20,7 @@ import (
 type fuzzEnv struct {
 	db     *sql.DB
 	sets   []*fuzzSet
+	metas  []*metaTable
 	direct bool
 }
 
@@ -28,11 +29,11 @@ func newFuzzEnv(t testing.TB) *fuzzEnv {
 	path := writeFuzzFile(t, t.TempDir(), sets)
 	db, _ := openDB(t, map[string]string{"f": path})
 	loadNative(t, db, sets)
-	return &fuzzEnv{db: db, sets: sets, direct: vtab.ActiveBinding() != vtab.BindingModernc}
+	return &fuzzEnv{db: db, sets: sets, metas: loadMeta(t, db), direct: vtab.ActiveBinding() != vtab.BindingModernc}
 }
 
 func (e *fuzzEnv) gen(data []byte) fquery {
-	return (&qgen{b: data, sets: e.sets, direct: e.direct}).query()
+	return (&qgen{b: data, sets: e.sets, metas: e.metas, direct: e.direct}).query()
 }
 
 // run returns every row, each value as the driver scanned it.
