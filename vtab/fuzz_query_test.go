@@ -195,7 +195,11 @@ func (g *qgen) aggQuery(s *fuzzSet) fquery {
 	cols := strings.Join(append(sel, ""), ", ")
 	tbl := "f." + sp.Name + "_agg"
 	if len(by) > 0 {
-		tbl += "('" + strings.Join(by, ",") + "')"
+		names := strings.Join(by, ",")
+		if g.n(4) == 0 { // by names dims case-insensitively
+			names = strings.ToUpper(names)
+		}
+		tbl += "('" + names + "')"
 	}
 	q := fquery{agg: true, approx: true, tol: s.tol, ungrouped: len(by) == 0}
 	q.tet = "SELECT " + cols + "count, sum, min, max, mean FROM " + tbl + w
