@@ -193,9 +193,9 @@ func (g *qgen) cond(s *fuzzSet, alias string, ok func(fcol) bool, depth int) str
 		return g.term(s, alias, ok)
 	}
 	switch g.n(8) {
-	case 4, 5:
+	case 4:
 		return g.cond(s, alias, ok, depth+1) + " AND " + g.cond(s, alias, ok, depth+1)
-	case 6:
+	case 5, 6:
 		return "(" + g.cond(s, alias, ok, depth+1) + " OR " + g.cond(s, alias, ok, depth+1) + ")"
 	case 7:
 		return "NOT (" + g.cond(s, alias, ok, depth+1) + ")"

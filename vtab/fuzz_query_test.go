@@ -59,7 +59,7 @@ func (g *qgen) query() fquery {
 		}
 		sql = "SELECT " + strings.Join(items, ", ") + " FROM @{" + s.spec.Name + "}" + g.where(s) +
 			" GROUP BY " + strings.Join(keys, ", ")
-		if g.n(3) == 0 {
+		if g.n(5) == 0 {
 			sql += " HAVING count(*) > 1"
 		}
 		sql += " ORDER BY " + strings.Join(pos, ", ")
@@ -88,7 +88,7 @@ func (g *qgen) query() fquery {
 		}
 		t := "@{" + s.spec.Name + "}"
 		sql = "SELECT p.rowid, q.rowid, p.value, q.value FROM " + t + " AS p JOIN " + t + " AS q ON " + on +
-			" WHERE " + g.cond(s, "p.", nil, 1) + " AND " + g.cond(s, "q.", nil, 1)
+			" WHERE " + g.optCond(s, "p.") + " AND " + g.optCond(s, "q.")
 		if g.n(2) == 0 {
 			sql += " ORDER BY p.rowid, q.rowid" + g.limit()
 			q.ordered = true
@@ -106,7 +106,7 @@ func (g *qgen) query() fquery {
 			ds = g.pick([]string{"'x'", "'y'", "'z'"})
 		}
 		sql = fmt.Sprintf("SELECT p.rowid, m.name, m.size FROM @{%s} AS p JOIN @{tet_dims} AS m ON m.dataset = %s AND m.axis = %d AND p.%s %s m.size - %d WHERE %s",
-			s.spec.Name, ds, a, s.spec.DimNames[a], g.pick(sqlOps), 1+g.n(3), g.cond(s, "p.", nil, 1))
+			s.spec.Name, ds, a, s.spec.DimNames[a], g.pick(sqlOps), 1+g.n(3), g.optCond(s, "p."))
 	default:
 		return g.aggQuery(s)
 	}
@@ -121,6 +121,14 @@ func (g *qgen) where(s *fuzzSet) string {
 		return ""
 	}
 	return " WHERE " + g.cond(s, "", nil, 0)
+}
+
+// optCond is a condition on one side of a join, or 1.
+func (g *qgen) optCond(s *fuzzSet, alias string) string {
+	if g.n(3) == 1 {
+		return "1"
+	}
+	return g.cond(s, alias, nil, 1)
 }
 
 // render replaces @{name} with prefix+name (and name+suffix).
