@@ -19,6 +19,9 @@ type qgen struct {
 	sets   []*fuzzSet
 	metas  []*metaTable
 	direct bool // the binding reads IN lists whole (_agg folds them together)
+	// noCollate: no COLLATE clauses (the fallback binding cannot see
+	// them, and _agg documents that it takes label terms as BINARY there).
+	noCollate bool
 }
 
 // fquery is one generated query pair.
@@ -150,11 +153,13 @@ func (g *qgen) term(s *fuzzSet, alias string, ok func(fcol) bool) string {
 	case 0:
 		col = "+" + col
 	case 1:
-		col += g.pick(collates)
+		if !g.noCollate {
+			col += g.pick(collates)
+		}
 	}
 	lit := func() string {
 		l := g.lit(s, c)
-		if g.n(8) == 0 {
+		if g.n(8) == 0 && !g.noCollate {
 			l += g.pick(collates)
 		}
 		return l

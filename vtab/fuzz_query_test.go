@@ -169,7 +169,9 @@ func (g *qgen) aggQuery(s *fuzzSet) fquery {
 	for k := g.n(4); k > 0; k-- {
 		if len(by) > 0 && g.n(2) == 0 {
 			isGrouped := func(c fcol) bool { return (c.kind == 'd' || c.kind == 'l') && grouped[c.axis] }
+			g.noCollate = !g.direct
 			where = append(where, "("+g.cond(s, "", isGrouped, 1)+")")
+			g.noCollate = false
 			continue
 		}
 		a := g.n(len(sp.Shape))
