@@ -69,10 +69,16 @@ func (g *qgen) query() fquery {
 		q.ordered, q.approx = true, true
 	case 6: // subqueries with LIMIT
 		inner := "FROM @{" + s.spec.Name + "}" + g.where(s) + g.orderBy(s, "") + g.limit()
-		switch g.n(3) {
+		switch g.n(4) {
 		case 0:
 			sql = "SELECT count(*), min(r), max(r), total(v) FROM (SELECT rowid AS r, value AS v " + inner + ")"
 			q.approx = true
+		case 3: // correlated: the inner table is filtered again per outer row
+			cs := columns(s)
+			c := cs[g.n(len(cs))].name
+			t := "@{" + s.spec.Name + "}"
+			sql = fmt.Sprintf("SELECT p.rowid, (SELECT count(*) FROM %s AS q WHERE q.%s %s p.%s AND q.value %s p.value) FROM %s AS p WHERE %s",
+				t, c, g.pick(sqlOps), c, g.pick(sqlOps), t, g.optCond(s, "p."))
 		case 1:
 			sql = "SELECT rowid, value FROM @{" + s.spec.Name + "} WHERE rowid IN (SELECT rowid " + inner + ")"
 		default:
