@@ -58,10 +58,24 @@ func (t *aggTable) target(col int) (planner.Target, bool) {
 	return planner.Target{}, false
 }
 
-// BestIndex consumes "by = ?" and every dim and label comparison; see
-// aggTable. idxStr lists argv entries as for cells tables, plus "b" for
-// the by argument. A by term that is not usable prices the plan out.
+// BestIndex is the fallback binding's entry. That binding cannot see a
+// constraint's collation, and label terms must be consumed to select
+// elements, so there they are taken as BINARY (documented in docs/SQL.md).
 func (t *aggTable) BestIndex(info *vtab.IndexInfo) error {
+	return t.bestIndex(info, assumeBinary{})
+}
+
+// assumeBinary takes every constraint as BINARY (fallback binding only).
+type assumeBinary struct{}
+
+func (assumeBinary) binary(int) bool { return true }
+
+// bestIndex consumes "by = ?" and every dim and label comparison (labels
+// only under the BINARY collation: a label term under another collation
+// is left to SQLite and so filters the output rows); see aggTable.
+// idxStr lists argv entries as for cells tables, plus "b" for the by
+// argument. A by term that is not usable prices the plan out.
+func (t *aggTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	var parts []string
 	var cons []planner.Constraint
 	byUnusable := false
@@ -78,7 +92,7 @@ func (t *aggTable) BestIndex(info *vtab.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 {
+		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !coll.binary(i) {
 			continue
 		}
 		c.ArgIndex, c.Omit = len(parts), true

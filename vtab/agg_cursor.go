@@ -30,6 +30,9 @@ type aggCursor struct {
 	g      int     // current group
 	eof    bool
 
+	rowids  rowidBlocks // rowid blocks by row identity (agg_rowid.go)
+	rowBase int64       // this Filter's block
+
 	started time.Time
 	stats   ScanStats
 }
@@ -111,6 +114,13 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 				c.fixed[d] = sel[d].runs[0].lo
 			}
 		}
+	}
+	size, err := gridSize(c.t.ds.Shape, c.keep)
+	if err == nil {
+		c.rowBase, err = c.rowids.block(c.keep, sel, max(size, 1))
+	}
+	if err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	stride, ngroups := fold.Strides(sizes, c.keep)
 	if ngroups > maxGroups {

@@ -119,9 +119,6 @@ func optional(v float64, ok bool) (vtab.Value, error) {
 	return v, nil
 }
 
-// Rowid numbers the output rows.
-func (c *aggCursor) Rowid() (int64, error) { return int64(c.g), nil }
-
 // Close records the scan's statistics and unpins the file.
 func (c *aggCursor) Close() error {
 	if !c.started.IsZero() {

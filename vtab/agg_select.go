@@ -3,6 +3,10 @@ package vtab
 import (
 	"strconv"
 	"strings"
+	"sync"
+
+	"modernc.org/libc"
+	lib "modernc.org/sqlite/lib"
 
 	"github.com/tetsql/tetsql/planner"
 )
@@ -99,19 +103,29 @@ func labelMatches(label string, op planner.Op, v any) bool {
 	return c >= 0
 }
 
-// sqlFloatText renders a REAL the way SQLite converts it to TEXT
-// ("%!.15g": 15 significant digits, always with a decimal point).
+// sqlFloatText renders a REAL the way SQLite converts it to TEXT for a
+// comparison with a TEXT column: its own printf with "%!.17g" (the
+// default of SQLITE_DBCONFIG_FP_DIGITS), whose digits are SQLite's own and
+// not always those of Go's formatting ("0.33333333333333332" for 1/3,
+// "Inf" for +Inf). So it asks SQLite.
 func sqlFloatText(f float64) string {
-	s := strconv.FormatFloat(f, 'g', 15, 64)
-	if strings.ContainsAny(s, "IN") { // Inf, NaN
-		return s
+	fpFormatOnce.Do(func() { fpFormat, _ = libc.CString("%!.17g") })
+	if fpFormat == 0 {
+		return strconv.FormatFloat(f, 'g', 17, 64)
 	}
-	mant, exp, hasExp := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
+	tls := libc.NewTLS()
+	defer tls.Close()
+	args := tls.Alloc(8)
+	defer tls.Free(8)
+	z := lib.Xsqlite3_mprintf(tls, fpFormat, libc.VaList(args, f))
+	if z == 0 {
+		return strconv.FormatFloat(f, 'g', 17, 64)
 	}
-	if hasExp {
-		return mant + "e" + exp
-	}
-	return mant
+	defer lib.Xsqlite3_free(tls, z)
+	return libc.GoString(z)
 }
+
+var (
+	fpFormatOnce sync.Once
+	fpFormat     uintptr // C string, allocated once, never freed
+)

@@ -88,3 +88,24 @@ type statser interface{ scanStats() (ScanStats, bool) }
 // direct binding holds (0 with the modernc binding); tests use it to check
 // that closing a database frees them.
 func BoundObjects() int { return liveObjects() + connCount() }
+
+// collations tells a table which of the constraints offered to BestIndex
+// compare with the BINARY collation. Label and dataset-name pushdown
+// compares bytes, so it may use only those; a comparison under another
+// collation (`= 'abc' COLLATE NOCASE`) is left to SQLite. Numbers (dims,
+// rowid, value) never compare under a collation.
+type collations interface{ binary(i int) bool }
+
+// unknownCollations is what the modernc binding can say: its IndexInfo
+// does not carry sqlite3_vtab_collation, so no constraint is known to be
+// BINARY.
+type unknownCollations struct{}
+
+func (unknownCollations) binary(int) bool { return false }
+
+// collBestIndexer is a table whose plan depends on collations: the direct
+// binding calls bestIndex with each constraint's collation, the fallback
+// calls BestIndex, which passes unknownCollations.
+type collBestIndexer interface {
+	bestIndex(info *vtab.IndexInfo, coll collations) error
+}

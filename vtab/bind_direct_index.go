@@ -3,6 +3,7 @@ package vtab
 import (
 	"fmt"
 	"math"
+	"strings"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -51,7 +52,13 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			info.OrderBy = append(info.OrderBy, vtab.OrderBy{Column: int(o.FiColumn), Desc: o.Fdesc != 0})
 		}
 	}
-	if err := bt.impl.BestIndex(info); err != nil {
+	var err error
+	if cb, ok := bt.impl.(collBestIndexer); ok {
+		err = cb.bestIndex(info, directCollations{tls, pInfo})
+	} else {
+		err = bt.impl.BestIndex(info)
+	}
+	if err != nil {
 		setVtabErr(tls, pVtab, err)
 		return lib.SQLITE_ERROR
 	}
@@ -92,6 +99,18 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 		idx.FestimatedRows = info.EstimatedRows
 	}
 	return lib.SQLITE_OK
+}
+
+// directCollations asks SQLite (sqlite3_vtab_collation) for the
+// collation of each constraint; only valid during xBestIndex.
+type directCollations struct {
+	tls   *libc.TLS
+	pInfo uintptr
+}
+
+func (d directCollations) binary(i int) bool {
+	z := lib.Xsqlite3_vtab_collation(d.tls, d.pInfo, int32(i))
+	return z != 0 && strings.EqualFold(libc.GoString(z), "BINARY")
 }
 
 // xUpdate hands a change to the table, which refuses it (read-only)

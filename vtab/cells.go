@@ -164,10 +164,17 @@ func mapOp(op vtab.ConstraintOp) (planner.Op, bool) {
 // Cost model: reading a row costs 1, decoding a chunk a fixed amount.
 const chunkCost = 1000
 
-// BestIndex consumes dim, label and rowid constraints the planner can use
-// and prices the plan by the rows in the chunks expected to survive. It
-// never fails: an unusable constraint is simply left to SQLite.
+// BestIndex is the fallback binding's entry: it cannot see collations,
+// so label terms are left to SQLite (see collations).
 func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
+	return t.bestIndex(info, unknownCollations{})
+}
+
+// bestIndex consumes dim, label and rowid constraints the planner can use
+// and prices the plan by the rows in the chunks expected to survive. It
+// never fails: an unusable constraint is simply left to SQLite. A label
+// term prunes only under the BINARY collation.
+func (t *cellsTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	var parts []string
 	var cons []planner.Constraint
 	allOmitted := true
@@ -191,7 +198,8 @@ func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 {
+		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 ||
+			tg.Kind == planner.KindLabel && !coll.binary(i) {
 			allOmitted = false
 			continue
 		}
@@ -210,7 +218,11 @@ func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
 	if len(parts) > 0 {
 		idxNum |= idxConstraints
 	}
-	if allOmitted && !NoOmit && limit >= 0 && info.Constraints[limit].Usable {
+	// LIMIT and OFFSET may be consumed only when SQLite has nothing left
+	// to do with the rows: every constraint consumed exactly and no ORDER
+	// BY (the scan's chunk order is not one SQLite can be told about, so
+	// with an ORDER BY SQLite sorts and must see every row first).
+	if allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit

@@ -1,8 +1,8 @@
 package vtab
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -223,10 +223,18 @@ func numericAffinity(v any, op planner.Op) (out any, all bool) {
 	return nil, false
 }
 
-// parseNumeric accepts what SQLite's numeric affinity converts: a decimal
-// integer or real literal, optionally signed, with surrounding spaces.
+// parseNumeric accepts what SQLite's numeric affinity converts (its
+// sqlite3AtoF): the text up to the first NUL, less ASCII white space
+// (" \t\n\v\f\r", not other Unicode spaces) on both ends, must be a
+// decimal integer or real literal, optionally signed. An integer that
+// fits int64 stays an integer; anything else becomes a REAL, out-of-range
+// exponents included ("1e400" is +Inf, "1e-400" is 0). Hex, "inf", "nan"
+// and digit separators stay TEXT.
 func parseNumeric(s string) (any, bool) {
-	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Trim(s, " \t\n\v\f\r")
 	if s == "" {
 		return nil, false
 	}
@@ -238,7 +246,8 @@ func parseNumeric(s string) (any, bool) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, true
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err == nil || errors.Is(err, strconv.ErrRange) {
 		return f, true
 	}
 	return nil, false

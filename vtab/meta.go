@@ -13,20 +13,20 @@ import (
 
 // metaKind describes one metadata table: its columns, whether it has a
 // "dataset" column (column 0) whose equality is pushed down, and a row
-// generator. rows calls emit once per row; ds is nil for all datasets.
+// generator. rows calls emit.row once per row; ds is nil for all datasets.
 type metaKind struct {
 	columns   string
 	byDataset bool
-	rows      func(f *tetcore.File, ds *tetcore.Dataset, emit func(...vtab.Value))
+	rows      func(f *tetcore.File, ds *tetcore.Dataset, emit *rowSink)
 }
 
 var metaKinds = map[string]*metaKind{
 	"tet_file": {
 		columns: "path TEXT, size INTEGER, layout_version INTEGER, dataset_count INTEGER, footer TEXT, " +
 			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT",
-		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit *rowSink) {
 			m := f.Footer.FileMeta
-			emit(f.Path(), f.Size(), int64(f.LayoutVersion), int64(len(f.Datasets)), f.FooterStatus(),
+			emit.row(f.Path(), f.Size(), int64(f.LayoutVersion), int64(len(f.Datasets)), f.FooterStatus(),
 				int64(f.MemoryBudgetBPS), int64(f.MemoryBudgetBytes), nullable(m, "tool"),
 				nullable(m, "library_version"), nullable(m, "created_at"))
 		},
@@ -35,7 +35,7 @@ var metaKinds = map[string]*metaKind{
 		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
 			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
 			names := make([]string, ds.Rank())
 			for a := range names {
 				names[a] = ds.DimName(a)
@@ -44,7 +44,7 @@ var metaKinds = map[string]*metaKind{
 			if attrs == nil {
 				attrs = map[string]string{}
 			}
-			emit(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
+			emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
 				jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
 				jsonText(attrs))
 		}),
@@ -52,14 +52,14 @@ var metaKinds = map[string]*metaKind{
 	"tet_dims": {
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
 			cols := cellsColumns(ds)
 			for a := 0; a < ds.Rank(); a++ {
 				labeled := int64(0)
 				if ds.Labels != nil && ds.Labels[a] != nil {
 					labeled = 1
 				}
-				emit(ds.Name, int64(a), cols[a], ds.Shape[a], ds.ChunkShape[a], labeled)
+				emit.row(ds.Name, int64(a), cols[a], ds.Shape[a], ds.ChunkShape[a], labeled)
 			}
 		}),
 	},
@@ -67,19 +67,19 @@ var metaKinds = map[string]*metaKind{
 		columns: "dataset TEXT, chunk INTEGER, coords TEXT, start TEXT, extent TEXT, payload_offset INTEGER, " +
 			"raw_byte_len INTEGER, stored_byte_len INTEGER, codec TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
 			r := ds.Rank()
 			start, extent := make([]int64, r), make([]int64, r)
 			for _, c := range ds.Chunks() {
 				ds.ChunkStart(c.Coords[:r], start, extent)
-				emit(ds.Name, c.Linear, jsonText(c.Coords[:r]), jsonText(start), jsonText(extent),
+				emit.row(ds.Name, c.Linear, jsonText(c.Coords[:r]), jsonText(start), jsonText(extent),
 					int64(c.Offset), c.RawLen, c.StoredLen, c.Codec.String())
 			}
 		}),
 	},
 	"tet_history": {
 		columns: "seq INTEGER, op TEXT, source TEXT, at TEXT, parents TEXT, params TEXT",
-		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit *rowSink) {
 			for i, h := range f.Footer.History {
 				parents, params := []string{}, map[string]string{}
 				if h.Parents != nil {
@@ -88,22 +88,22 @@ var metaKinds = map[string]*metaKind{
 				if h.Params != nil {
 					params = h.Params
 				}
-				emit(int64(i), h.Op, h.Source, h.At, jsonText(parents), jsonText(params))
+				emit.row(int64(i), h.Op, h.Source, h.At, jsonText(parents), jsonText(params))
 			}
 		},
 	},
 	"tet_attrs": {
 		columns:   "dataset TEXT, key TEXT, value TEXT",
 		byDataset: true,
-		rows: func(f *tetcore.File, only *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
 			if only == nil {
 				for _, k := range sortedKeys(f.Footer.FileMeta) {
-					emit(nil, k, f.Footer.FileMeta[k])
+					emit.row(nil, k, f.Footer.FileMeta[k])
 				}
 			}
-			eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+			eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
 				for _, k := range sortedKeys(ds.Attrs) {
-					emit(ds.Name, k, ds.Attrs[k])
+					emit.row(ds.Name, k, ds.Attrs[k])
 				}
 			})(f, only, emit)
 		},
@@ -111,11 +111,11 @@ var metaKinds = map[string]*metaKind{
 	"tet_coords": {
 		columns:   "dataset TEXT, dim TEXT, idx INTEGER, label TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit func(...vtab.Value)) {
+		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
 			cols := cellsColumns(ds)
 			for a, labels := range ds.Labels {
 				for i, l := range labels {
-					emit(ds.Name, cols[a], int64(i), l)
+					emit.row(ds.Name, cols[a], int64(i), l)
 				}
 			}
 		}),
@@ -125,16 +125,37 @@ var metaKinds = map[string]*metaKind{
 // MetaTables lists the metadata table names in a stable order.
 var MetaTables = []string{"tet_file", "tet_datasets", "tet_dims", "tet_chunks", "tet_history", "tet_attrs", "tet_coords"}
 
-func eachDataset(fn func(ds *tetcore.Dataset, emit func(...vtab.Value))) func(*tetcore.File, *tetcore.Dataset, func(...vtab.Value)) {
-	return func(f *tetcore.File, only *tetcore.Dataset, emit func(...vtab.Value)) {
-		if only != nil {
-			fn(only, emit)
-			return
-		}
-		for _, ds := range f.Datasets {
-			fn(ds, emit)
+// eachDataset runs fn for every dataset, or only for one, numbering each
+// dataset's rows in its own rowid block (see rowSink).
+func eachDataset(fn func(ds *tetcore.Dataset, emit *rowSink)) func(*tetcore.File, *tetcore.Dataset, *rowSink) {
+	return func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
+		for i, ds := range f.Datasets {
+			if only == nil || ds == only {
+				emit.block(int64(i) + 1)
+				fn(ds, emit)
+			}
 		}
 	}
+}
+
+// rowSink collects a metadata table's rows with their rowids. A rowid
+// must name the same row in every scan, whatever was pushed down (SQLite's
+// multi-index OR plan de-duplicates by rowid across scans): rows about
+// the file are numbered in block 0, rows about the i-th dataset in block
+// i+1, as block<<40 + position within the block.
+type rowSink struct {
+	rows [][]vtab.Value
+	ids  []int64
+	blk  int64
+	n    int64
+}
+
+func (s *rowSink) block(b int64) { s.blk, s.n = b, 0 }
+
+func (s *rowSink) row(v ...vtab.Value) {
+	s.rows = append(s.rows, v)
+	s.ids = append(s.ids, s.blk<<40|s.n)
+	s.n++
 }
 
 func nullable(m map[string]string, k string) vtab.Value {
@@ -167,16 +188,25 @@ func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
 	return &metaTable{readOnly: readOnly{a.table}, h: h, kind: k, name: a.kind}, nil
 }
 
-// BestIndex pushes down "dataset = ?" where the table has that column.
+// BestIndex is the fallback binding's entry: without collations it
+// pushes nothing down (SQLite compares dataset names itself).
 func (t *metaTable) BestIndex(info *vtab.IndexInfo) error {
+	return t.bestIndex(info, unknownCollations{})
+}
+
+// bestIndex pushes down "dataset = ?" under the BINARY collation where
+// the table has that column (a name compares byte for byte).
+func (t *metaTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	info.EstimatedCost, info.EstimatedRows = 1000, 1000
 	if !t.kind.byDataset {
 		return nil
 	}
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
-		if c.Usable && c.Column == 0 && c.Op == vtab.OpEQ {
-			c.ArgIndex, c.Omit = 0, true
+		if c.Usable && c.Column == 0 && c.Op == vtab.OpEQ && coll.binary(i) {
+			// Not omitted: SQLite re-checks, which decides the numbers
+			// and blobs Filter cannot (see metaCursor.Filter).
+			c.ArgIndex = 0
 			info.IdxNum = 1
 			info.EstimatedCost, info.EstimatedRows = 10, 10
 			return nil
@@ -190,34 +220,38 @@ func (t *metaTable) Disconnect() error          { return t.h.Close() }
 func (t *metaTable) Destroy() error             { return t.h.Close() }
 
 type metaCursor struct {
-	t    *metaTable
-	rows [][]vtab.Value
-	i    int
+	t   *metaTable
+	out rowSink
+	i   int
 }
 
 func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
-	c.rows, c.i = c.rows[:0], 0
+	c.out, c.i = rowSink{rows: c.out.rows[:0], ids: c.out.ids[:0]}, 0
 	f := c.t.h.File
 	var only *tetcore.Dataset
 	if idxNum == 1 && len(vals) == 1 {
-		name, ok := vals[0].(string)
-		if !ok {
-			return nil // dataset is TEXT: a number or NULL matches nothing
+		switch name := vals[0].(type) {
+		case nil:
+			return nil // NULL equals nothing
+		case string:
+			ds, err := f.Dataset(name) // byte for byte: BINARY
+			if err != nil {
+				return nil
+			}
+			only = ds
 		}
-		ds, err := f.Dataset(name)
-		if err != nil {
-			return nil
-		}
-		only = ds
+		// A number may equal a name under the affinity of the other
+		// operand, which is not known here: produce every row and let
+		// SQLite (which re-checks the term) decide.
 	}
-	c.t.kind.rows(f, only, func(v ...vtab.Value) { c.rows = append(c.rows, v) })
+	c.t.kind.rows(f, only, &c.out)
 	return nil
 }
 
 func (c *metaCursor) Next() error { c.i++; return nil }
-func (c *metaCursor) Eof() bool   { return c.i >= len(c.rows) }
+func (c *metaCursor) Eof() bool   { return c.i >= len(c.out.rows) }
 func (c *metaCursor) Column(col int) (vtab.Value, error) {
-	return c.rows[c.i][col], nil
+	return c.out.rows[c.i][col], nil
 }
-func (c *metaCursor) Rowid() (int64, error) { return int64(c.i), nil }
+func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { return nil }
