@@ -1,6 +1,7 @@
 package vtab_test
 
 import (
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -58,7 +59,7 @@ func TestAffinity_matchesNativeTable(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, _ := openDB(t, map[string]string{"f": path})
+	db, sess := openDB(t, map[string]string{"f": path})
 	for _, d := range ds {
 		copyNative(t, db, d)
 	}
@@ -86,6 +87,17 @@ func TestAffinity_matchesNativeTable(t *testing.T) {
 					// _agg selects elements by the same comparison.
 					aq := fmt.Sprintf("SELECT count FROM f.%s_agg WHERE %s %s ?", name, col, op)
 					nq := fmt.Sprintf("SELECT count(value) FROM main.n_%s WHERE %s %s ?", name, col, op)
+					if err := queryArgErr(db, aq, arg); col == "k_label" && err != nil {
+						// A number against a label is refused when its
+						// answer depends on the number's affinity: it must
+						// then differ between a bare number and a CAST.
+						numeric := fmt.Sprintf("SELECT count(value) FROM main.n_%s WHERE %s %s CAST(? AS NUMERIC)", name, col, op)
+						if !strings.Contains(errText(err, sess), "depends on the number's type affinity") ||
+							slices.Equal(rowsOf(t, db, nq, arg), rowsOf(t, db, numeric, arg)) {
+							t.Errorf("%s_agg: %s %s %#v: %v", name, col, op, arg, err)
+						}
+						continue
+					}
 					if got, want := rowsOf(t, db, aq, arg), rowsOf(t, db, nq, arg); strings.Join(got, ",") != strings.Join(want, ",") {
 						t.Errorf("%s_agg: %s %s %#v: count %v, want %v", name, col, op, arg, got, want)
 					}
@@ -126,4 +138,16 @@ func putU32(b []byte, v uint32) {
 func putU64(b []byte, v uint64) {
 	putU32(b, uint32(v))
 	putU32(b[4:], uint32(v>>32))
+}
+
+// queryArgErr runs q with args to its end and returns its error.
+func queryArgErr(db *sql.DB, q string, args ...any) error {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.Err()
 }

@@ -85,7 +85,12 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
-	sel := selectAxes(&c.plan, c.cons, c.t.ds.Labels)
+	sel, err := selectAxes(&c.plan, c.cons, c.t.ds.Labels)
+	if err != nil {
+		err = fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+		c.t.session.setErr(err)
+		return err
+	}
 	restrict(sel, ins)
 	sizes := make([]int64, len(sel))
 	for d := range sel {

@@ -42,7 +42,11 @@ func (c *aggCursor) inIndices(tg planner.Target, vals InList) ([]int64, error) {
 		lo, hi := p.Interval(a)
 		exact := tg.Kind != planner.KindLabel || p.Honoured(0)
 		for g := lo; g < hi; g++ {
-			if exact || labelMatches(c.t.ds.Labels[a][g], planner.OpEQ, v) {
+			// An IN list compares under the affinity of its left side,
+			// the label's TEXT, whatever the listed values' types.
+			if exact {
+				out = append(out, g)
+			} else if m, _ := labelMatches(c.t.ds.Labels[a][g], planner.OpEQ, v); m {
 				out = append(out, g)
 			}
 		}

@@ -139,6 +139,10 @@ func (e *fuzzEnv) check(q fquery) string {
 	switch {
 	case gerr != nil && werr != nil:
 		return ""
+	case gerr != nil && q.agg && werr == nil && strings.Contains(gerr.Error(), vtab.ErrAmbiguousLabel.Error()):
+		// A number against a label whose answer depends on the number's
+		// affinity is refused by _agg (docs/SQL.md), never answered.
+		return ""
 	case gerr != nil || werr != nil:
 		return fmt.Sprintf("errors differ: tet %v, native %v", gerr, werr)
 	}
