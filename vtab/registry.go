@@ -183,7 +183,7 @@ type Session struct {
 	any   bool
 	err   error // last cursor read error, see TakeError
 
-	changed atomic.Bool // a statement found a file changed on disk
+	changed atomic.Bool  // a statement found a file changed on disk
 	held    atomic.Int64 // bytes open cursors hold against MemLimit (memlimit.go)
 }
 
