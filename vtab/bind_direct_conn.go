@@ -8,10 +8,12 @@ import (
 )
 
 // connState is what the direct binding keeps per SQLite connection: the
-// last scan finished on it, for tet_last_scan(). Its id is the pAux of the
-// connection's module and the user data of its tet_last_scan().
+// session its tables belong to, and the last scan finished on it, for
+// tet_last_scan(). Its id is the pAux of the connection's module and the
+// user data of its tet_last_scan().
 type connState struct {
-	id   uintptr
+	id      uintptr
+	session *Session // fixed when the connection is bound
 	mu   sync.Mutex
 	last ScanStats
 	any  bool
@@ -23,11 +25,11 @@ var conns = struct {
 	m    map[uintptr]*connState
 }{m: map[uintptr]*connState{}}
 
-func newConnState() *connState {
+func newConnState(s *Session) *connState {
 	conns.Lock()
 	defer conns.Unlock()
 	conns.next++
-	cs := &connState{id: conns.next}
+	cs := &connState{id: conns.next, session: s}
 	conns.m[cs.id] = cs
 	return cs
 }

@@ -184,6 +184,8 @@ type Session struct {
 	err   error // last cursor read error, see TakeError
 
 	changed atomic.Bool // a statement found a file changed on disk
+
+	fallback *fallbackDriver // the modernc binding's driver for this session, guarded by fallbacks
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two
@@ -208,17 +210,13 @@ func NewSession() *Session {
 	return s
 }
 
-// CloseSession forgets s.
+// CloseSession forgets s, once every connection opened with it is
+// closed.
 func CloseSession(s *Session) {
 	sessions.Lock()
 	delete(sessions.m, s.ID)
 	sessions.Unlock()
-}
-
-func lookupSession(id int64) *Session {
-	sessions.Lock()
-	defer sessions.Unlock()
-	return sessions.m[id]
+	releaseFallback(s)
 }
 
 // record stores the statistics of a finished scan.
