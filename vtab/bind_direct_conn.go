@@ -14,9 +14,9 @@ import (
 type connState struct {
 	id      uintptr
 	session *Session // fixed when the connection is bound
-	mu   sync.Mutex
-	last ScanStats
-	any  bool
+	mu      sync.Mutex
+	last    ScanStats
+	any     bool
 }
 
 var conns = struct {
