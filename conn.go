@@ -22,6 +22,7 @@ type Conn struct {
 	session *vtab.Session
 	files   []*tetcore.File  // attached files, to notice one changed on disk
 	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
+	snap    *snapshot        // the state ResetSession restores (reset.go)
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -128,9 +129,12 @@ func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).
 // ResetSession implements driver.SessionResetter. A connection whose
 // file changed on disk since it was attached reports driver.ErrBadConn:
 // database/sql then runs the statement on a new connection, which maps
-// the file again, instead of failing with "file changed on disk".
+// the file again, instead of failing with "file changed on disk". So
+// does a connection its previous user changed (a temp object, a schema
+// detached or attached, a PRAGMA, an open transaction; see reset.go), so
+// that the change never reaches the next user.
 func (c *Conn) ResetSession(ctx context.Context) error {
-	if c.stale() {
+	if c.stale() || c.changed(ctx) {
 		return driver.ErrBadConn
 	}
 	if r, ok := c.inner.(driver.SessionResetter); ok {
@@ -279,5 +283,9 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 	}
 	c.files = append(c.files, h.File)
+	if c.snap != nil {
+		// The new schema is part of the connection from now on.
+		return c.takeSnapshot(ctx)
+	}
 	return nil
 }

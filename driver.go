@@ -176,5 +176,9 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 			}
 		}
 	}
+	if err := conn.takeSnapshot(ctx); err != nil {
+		conn.Close()
+		return nil, err
+	}
 	return conn, nil
 }

@@ -186,6 +186,7 @@ func connect(ctx vtab.Context, args []string, sess *Session) (vtab.Table, error)
 		h.Close()
 		return nil, err
 	}
+	sess.tableEvent()
 	return t, nil
 }
 

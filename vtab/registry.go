@@ -183,7 +183,8 @@ type Session struct {
 	any   bool
 	err   error // last cursor read error, see TakeError
 
-	changed atomic.Bool // a statement found a file changed on disk
+	changed atomic.Bool   // a statement found a file changed on disk
+	tables  atomic.Uint64 // tables connected or dropped, see TableEvents
 
 	fallback *fallbackDriver // the modernc binding's driver for this session, guarded by fallbacks
 }
@@ -265,6 +266,23 @@ func (s *Session) setErr(err error) {
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
+}
+
+// TableEvents counts the tet tables of this session connected, created,
+// disconnected or dropped so far. The driver compares it across uses of a
+// pooled connection: a DETACH of one of its schemas, or a DROP or CREATE
+// of a tet table, changes it, whatever the SQL schema looks like after.
+func (s *Session) TableEvents() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.tables.Load()
+}
+
+func (s *Session) tableEvent() {
+	if s != nil {
+		s.tables.Add(1)
+	}
 }
 
 // FileChanged reports whether a statement of this session failed
