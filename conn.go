@@ -170,6 +170,7 @@ func (c *Conn) stale() bool {
 
 // Close closes the SQLite connection; its tables release their files.
 func (c *Conn) Close() error {
+	c.snap.close()
 	err := c.inner.Close()
 	vtab.CloseSession(c.session)
 	return err

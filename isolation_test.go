@@ -112,6 +112,9 @@ func TestIsolation_poisonedPooledConnection(t *testing.T) {
 		{"query_only", []string{"PRAGMA query_only=1"}},
 		{"open transaction", []string{"BEGIN"}},
 		{"open savepoint", []string{"SAVEPOINT s"}},
+		{"writable schema", []string{"PRAGMA writable_schema=ON",
+			"UPDATE demo.sqlite_master SET sql = 'CREATE VIEW temperature AS SELECT 1 AS value', type = 'view' WHERE name = 'temperature'",
+			"PRAGMA writable_schema=OFF"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := openDemoPool(t)
@@ -194,4 +197,48 @@ func TestIsolation_cleanConnectionIsReused(t *testing.T) {
 	if got := rawConn(t, db); got == first {
 		t.Fatal("a poisoned connection was reused")
 	}
+}
+
+// BenchmarkResetSession measures a reuse of a pooled connection that its
+// previous user left as it was (ResetSession's check, then a point
+// query), against the same query on a held *sql.Conn (no reset), and
+// against opening a fresh connection (what a changed one costs).
+func BenchmarkResetSession(b *testing.B) {
+	ctx := context.Background()
+	db, err := sql.Open("tetsql", filepath.Join("testdata", "demo.tet"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	const q = "SELECT value FROM demo.temperature WHERE time = 3 AND station = 7"
+	var v float64
+	b.Run("pooled", func(b *testing.B) {
+		for b.Loop() {
+			if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("held", func(b *testing.B) {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		for b.Loop() {
+			if err := c.QueryRowContext(ctx, q).Scan(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fresh", func(b *testing.B) {
+		db.SetMaxIdleConns(0) // every use opens and sets up a connection
+		defer db.SetMaxIdleConns(2)
+		for b.Loop() {
+			if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

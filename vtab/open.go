@@ -9,9 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"modernc.org/libc"
 	"modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
 )
 
 // Open opens a modernc.org/sqlite connection to name (a modernc DSN, such
@@ -202,17 +200,4 @@ func releaseFallback(s *Session) {
 		fd.session.Store(nil)
 		fallbacks.free = append(fallbacks.free, fd)
 	}
-}
-
-// InTransaction reports whether c, a connection Open opened, is inside a
-// transaction that a statement began (BEGIN, SAVEPOINT) and none ended: a
-// pooled connection left so would run the next user's statements in it.
-func InTransaction(c driver.Conn) (bool, error) {
-	db, err := handleOf(c)
-	if err != nil {
-		return false, err
-	}
-	tls := libc.NewTLS()
-	defer tls.Close()
-	return lib.Xsqlite3_get_autocommit(tls, db) == 0, nil
 }
