@@ -242,3 +242,28 @@ func BenchmarkResetSession(b *testing.B) {
 		}
 	})
 }
+
+// TestIsolation_plainModerncConnectionHasNoModule: with tetsql
+// connections open and used, a connection of the program's own
+// modernc.org/sqlite database has no tet module and no tet_last_scan().
+func TestIsolation_plainModerncConnectionHasNoModule(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tet := openDemoPool(t)
+	var sum float64
+	if err := tet.QueryRowContext(ctx, "SELECT sum(value) FROM temperature").Scan(&sum); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	demo, _ := filepath.Abs(filepath.Join("testdata", "demo.tet"))
+	if _, err := plain.ExecContext(ctx, "CREATE VIRTUAL TABLE temp.x USING tet('"+demo+"', tet_file)"); err == nil || !strings.Contains(err.Error(), "no such module: tet") {
+		t.Errorf("CREATE VIRTUAL TABLE … USING tet on a plain connection: %v, want no such module", err)
+	}
+	if _, err := plain.ExecContext(ctx, "SELECT tet_last_scan()"); err == nil || !strings.Contains(err.Error(), "no such function") {
+		t.Errorf("tet_last_scan() on a plain connection: %v, want no such function", err)
+	}
+}
