@@ -173,6 +173,25 @@ func TestIsolation_cleanConnectionIsReused(t *testing.T) {
 	if got := rawConn(t, db); got != first {
 		t.Fatal("a connection that only read was replaced")
 	}
+	// Failed statements leave it as it was too.
+	for _, q := range []string{"DELETE FROM demo.temperature", "SELECT nope FROM temperature", "SELECT * FROM demo.nope"} {
+		if _, err := db.ExecContext(ctx, q); err == nil {
+			t.Fatalf("%s succeeded", q)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	rows, err := db.QueryContext(cctx, "SELECT value FROM demo.pressure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Next()
+	cancel()
+	for rows.Next() {
+	}
+	rows.Close()
+	if got := rawConn(t, db); got != first {
+		t.Fatal("a connection whose statements failed was replaced")
+	}
 	c, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
