@@ -137,6 +137,9 @@ func (c *Conn) ResetSession(ctx context.Context) error {
 	if c.stale() || c.changed(ctx) {
 		return driver.ErrBadConn
 	}
+	// The next user sees none of the previous user's scans (Scans,
+	// tet_last_scan()).
+	c.session.Forget()
 	if r, ok := c.inner.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}

@@ -286,3 +286,36 @@ func TestIsolation_plainModerncConnectionHasNoModule(t *testing.T) {
 		t.Errorf("tet_last_scan() on a plain connection: %v, want no such function", err)
 	}
 }
+
+// TestIsolation_nextUserSeesNoScans: the scan statistics of a pooled
+// connection's previous user (tet_last_scan(), tetsql.Scans) are not
+// shown to the next one; a held connection keeps its own.
+func TestIsolation_nextUserSeesNoScans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDemoPool(t)
+	a, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	var js sql.NullString
+	if err := a.QueryRowContext(ctx, "SELECT sum(value) FROM demo.temperature WHERE station = 3").Scan(&sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.QueryRowContext(ctx, "SELECT tet_last_scan()").Scan(&js); err != nil || !strings.Contains(js.String, `"dataset":"temperature"`) {
+		t.Fatalf("own last scan: %v %v", js, err)
+	}
+	a.Close()
+	b, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.QueryRowContext(ctx, "SELECT tet_last_scan()").Scan(&js); err != nil || js.Valid {
+		t.Errorf("next user's tet_last_scan(): %v %v, want NULL", js, err)
+	}
+	if scans, err := tetsql.Scans(ctx, b); err != nil || len(scans) != 0 {
+		t.Errorf("next user's Scans: %v %v, want none", scans, err)
+	}
+}

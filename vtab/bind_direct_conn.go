@@ -14,6 +14,7 @@ import (
 type connState struct {
 	id      uintptr
 	session *Session // fixed when the connection is bound
+	epoch   uint64   // the session's Forget count when last was recorded
 	mu      sync.Mutex
 	last    ScanStats
 	any     bool
@@ -58,6 +59,7 @@ func connDestroy(tls *libc.TLS, pAux uintptr) {
 func (cs *connState) record(st ScanStats) {
 	cs.mu.Lock()
 	cs.last, cs.any = st, true
+	cs.epoch = cs.session.forgotten()
 	cs.mu.Unlock()
 }
 
@@ -70,7 +72,7 @@ func lastScanFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 		return
 	}
 	cs.mu.Lock()
-	st, ok := cs.last, cs.any
+	st, ok := cs.last, cs.any && cs.epoch == cs.session.forgotten()
 	cs.mu.Unlock()
 	if !ok {
 		lib.Xsqlite3_result_null(tls, ctx)

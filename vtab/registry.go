@@ -185,6 +185,7 @@ type Session struct {
 
 	changed atomic.Bool   // a statement found a file changed on disk
 	tables  atomic.Uint64 // tables connected or dropped, see TableEvents
+	epoch   atomic.Uint64 // bumped by Forget; older per-connection last scans are not reported
 
 	fallback *fallbackDriver // the modernc binding's driver for this session, guarded by fallbacks
 }
@@ -247,6 +248,19 @@ func (s *Session) TakeScans() []ScanStats {
 	return out
 }
 
+// Forget drops the scans recorded so far, the last scan (also what
+// tet_last_scan() reports on the session's connections) and the last
+// read error: the driver calls it before handing a pooled connection to
+// its next user, who must not see the previous user's queries.
+func (s *Session) Forget() {
+	s.mu.Lock()
+	s.scans, s.head = nil, 0
+	s.last, s.any = ScanStats{}, false
+	s.err = nil
+	s.mu.Unlock()
+	s.epoch.Add(1)
+}
+
 // LastScan returns the most recent finished scan, if any.
 func (s *Session) LastScan() (ScanStats, bool) {
 	s.mu.Lock()
@@ -277,6 +291,14 @@ func (s *Session) TableEvents() uint64 {
 		return 0
 	}
 	return s.tables.Load()
+}
+
+// forgotten is how many times Forget ran (0 for a nil session).
+func (s *Session) forgotten() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.epoch.Load()
 }
 
 func (s *Session) tableEvent() {
