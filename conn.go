@@ -134,7 +134,7 @@ func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).
 // detached or attached, a PRAGMA, an open transaction; see reset.go), so
 // that the change never reaches the next user.
 func (c *Conn) ResetSession(ctx context.Context) error {
-	if c.stale() || c.changed(ctx) {
+	if c.stale() || c.changed() {
 		return driver.ErrBadConn
 	}
 	// The next user sees none of the previous user's scans (Scans,

@@ -78,7 +78,7 @@ func (c *Conn) takeSnapshot(ctx context.Context) error {
 
 // changed reports whether the connection differs from its snapshot; an
 // error reading it counts as a change.
-func (c *Conn) changed(ctx context.Context) bool {
+func (c *Conn) changed() bool {
 	if c.snap == nil {
 		return false
 	}
@@ -89,6 +89,8 @@ func (c *Conn) changed(ctx context.Context) bool {
 	if err != nil || state != c.snap.state {
 		return true
 	}
-	like, err := runProbe(ctx, c.snap.probe)
+	// Not under ctx: a caller's context already done must not make a
+	// sound connection look changed (and be thrown away).
+	like, err := runProbe(context.Background(), c.snap.probe)
 	return err != nil || like != c.snap.like
 }
