@@ -27,6 +27,7 @@ type Conn struct {
 	step    *stepper      // interrupts SQLite when a statement's context ends (limits.go)
 	timeout time.Duration // statement time limit; 0 = none
 	maxRows int64         // most rows a result may have; 0 = any
+	snap    *snapshot     // the state ResetSession restores (reset.go)
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -158,11 +159,17 @@ func (c *Conn) Ping(ctx context.Context) error { return c.inner.(driver.Pinger).
 // ResetSession implements driver.SessionResetter. A connection whose
 // file changed on disk since it was attached reports driver.ErrBadConn:
 // database/sql then runs the statement on a new connection, which maps
-// the file again, instead of failing with "file changed on disk".
+// the file again, instead of failing with "file changed on disk". So
+// does a connection its previous user changed (a temp object, a schema
+// detached or attached, a PRAGMA, an open transaction; see reset.go), so
+// that the change never reaches the next user.
 func (c *Conn) ResetSession(ctx context.Context) error {
-	if c.stale() {
+	if c.stale() || c.changed() {
 		return driver.ErrBadConn
 	}
+	// The next user sees none of the previous user's scans (Scans,
+	// tet_last_scan()).
+	c.session.Forget()
 	if r, ok := c.inner.(driver.SessionResetter); ok {
 		return r.ResetSession(ctx)
 	}
@@ -207,6 +214,7 @@ func (c *Conn) stale() bool {
 
 // Close closes the SQLite connection; its tables release their files.
 func (c *Conn) Close() error {
+	c.snap.close()
 	err := c.inner.Close()
 	vtab.CloseSession(c.session)
 	if c.step != nil {
@@ -388,5 +396,9 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 		return err
 	}
 	c.files = append(c.files, h.File)
+	if c.snap != nil {
+		// The new schema is part of the connection from now on.
+		return c.takeSnapshot(ctx)
+	}
 	return nil
 }

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"sync"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver wrapped here
-
 	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -149,22 +147,6 @@ func (c *Connector) Close() error {
 	return nil
 }
 
-var (
-	innerOnce   sync.Once
-	innerDriver driver.Driver
-)
-
-// sqliteDriver returns modernc's registered driver, which carries the
-// package-level functions and modules.
-func sqliteDriver() driver.Driver {
-	innerOnce.Do(func() {
-		db, _ := sql.Open("sqlite", "")
-		innerDriver = db.Driver()
-		db.Close()
-	})
-	return innerDriver
-}
-
 // Connect opens one SQLite connection and attaches every file.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	handles, err := c.files()
@@ -172,11 +154,13 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, err
 	}
 	defer closeHandles(handles) // the tables hold their own references
-	inner, err := sqliteDriver().Open(":memory:")
+	sess := vtab.NewSession()
+	// The module exists on this connection only, bound to its session.
+	inner, err := vtab.Open(":memory:", sess)
 	if err != nil {
+		vtab.CloseSession(sess)
 		return nil, err
 	}
-	sess := vtab.NewSession()
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
 	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
@@ -200,6 +184,12 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 			conn.Close()
 			return nil, err
 		}
+	}
+	// The snapshot comes last: ResetSession compares the connection with
+	// it, safe mode's SQLite limits included.
+	if err := conn.takeSnapshot(ctx); err != nil {
+		conn.Close()
+		return nil, err
 	}
 	return conn, nil
 }

@@ -135,10 +135,10 @@ func (t *aggTable) Open() (vtab.Cursor, error) {
 }
 
 // Disconnect releases the table's file handle.
-func (t *aggTable) Disconnect() error { return t.h.Close() }
+func (t *aggTable) Disconnect() error { t.session.tableEvent(); return t.h.Close() }
 
 // Destroy is Disconnect: dropping the table never touches the file.
-func (t *aggTable) Destroy() error { return t.h.Close() }
+func (t *aggTable) Destroy() error { t.session.tableEvent(); return t.h.Close() }
 
 // parseBy resolves the by argument to a keep mask over the axes.
 func (t *aggTable) parseBy(v any) ([]bool, error) {

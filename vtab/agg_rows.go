@@ -129,7 +129,6 @@ func (c *aggCursor) Close() error {
 	if !c.started.IsZero() {
 		c.stats.Elapsed = time.Since(c.started)
 		c.t.session.record(c.stats)
-		recordGlobal(c.stats)
 	}
 	c.t.session.release(&c.held)
 	c.t.h.File.Release()

@@ -12,15 +12,16 @@ import (
 // Two bindings put them in front of SQLite:
 //
 //   - "direct" (bind_direct*.go, the default): the module is registered
-//     with sqlite3_create_module_v2 on every new connection by an
-//     auto-extension, and SQLite calls our own callbacks, which find their
+//     with sqlite3_create_module_v2 on each connection Open opens, and
+//     SQLite calls our own callbacks, which find their
 //     Go objects through a pointer slot next to SQLite's header and hand
 //     column values to sqlite3_result_* without boxing. It also reads IN
 //     lists whole for aggregate tables, reports xNext errors with their
 //     message and keeps tet_last_scan() per connection.
-//   - "modernc" (bind_modernc.go): modernc's vtab package, which looks
-//     every callback's object up in a global map under a lock and passes
-//     column values as interfaces.
+//   - "modernc" (bind_modernc_safe.go, open.go): modernc's vtab package,
+//     through a private modernc Driver per session, which looks every
+//     callback's object up in a global map under a lock and passes column
+//     values as interfaces.
 //
 // TETSQL_VTAB=modernc in the environment, or setting Binding before the
 // first Register, selects the fallback.
@@ -59,14 +60,9 @@ func register() error {
 	return registerDirect()
 }
 
-// registerModernc installs the module through modernc's vtab package,
-// with the process-wide tet_last_scan().
-func registerModernc() error {
-	if err := vtab.RegisterModule(nil, ModuleName, safeModule{module{}}); err != nil {
-		return err
-	}
-	return registerFunctions()
-}
+// registerModernc has nothing to prepare: the fallback drivers (open.go)
+// are made as sessions need them.
+func registerModernc() error { return nil }
 
 // inLister is a table whose equality constraints may be read as whole IN
 // lists: with the direct binding, Filter then receives an InList value

@@ -28,11 +28,15 @@ import (
 // so the slot stays valid. Every callback after xConnect/xOpen finds its
 // object by reading the slot: no lock, no map, no interface per row.
 //
-// Connections. Register installs an auto-extension (sqlite3_auto_extension)
-// whose entry point SQLite runs inside every sqlite3_open in the process;
-// it creates the module and tet_last_scan() on that connection, with a
-// per-connection connState as their pAux. The module's destructor, run
-// when the connection closes, forgets the connState.
+// Connections. The module and tet_last_scan() are created only on the
+// connections tetsql opens (see Open in open.go): bindDirect registers
+// them on that connection's sqlite3 handle, with a per-connection
+// connState as their pAux, which carries the connection's Session. A
+// table created on a connection therefore always belongs to that
+// connection's session, whatever its arguments say. The module's
+// destructor, run when the connection closes, forgets the connState.
+// Nothing is registered process-wide: a program's own modernc.org/sqlite
+// connections never see the module.
 
 // cVtab is our sqlite3_vtab: SQLite's header, then the slot.
 type cVtab struct {
@@ -142,7 +146,7 @@ var (
 	zLastScan    uintptr
 )
 
-// registerDirect builds the module and installs the auto-extension.
+// registerDirect builds the module; bindDirect puts it on a connection.
 func registerDirect() error {
 	tls := libc.NewTLS()
 	defer tls.Close()
@@ -171,21 +175,24 @@ func registerDirect() error {
 	m.FxRowid = cfunc(safeRowid)
 	m.FxUpdate = cfunc(safeUpdate)
 	directModule = p
-	if rc := lib.Xsqlite3_auto_extension(tls, cfunc(safeConnEntry)); rc != lib.SQLITE_OK {
-		return fmt.Errorf("tet: sqlite3_auto_extension: rc=%d", rc)
-	}
 	return nil
 }
 
-// connEntry is the auto-extension entry point, run by sqlite3_open for
-// every new connection db.
-func connEntry(tls *libc.TLS, db, pzErrMsg, pThunk uintptr) int32 {
-	cs := newConnState()
+// bindDirect creates the module and tet_last_scan() on the connection db,
+// which the caller has just opened and nobody else uses yet; its tables
+// belong to session s (nil: none).
+func bindDirect(db uintptr, s *Session) error {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	cs := newConnState(s)
 	// On failure SQLite itself calls the destructor, which forgets cs.
 	if rc := lib.Xsqlite3_create_module_v2(tls, db, zModuleName, directModule, cs.id, cfunc(connDestroy)); rc != lib.SQLITE_OK {
-		return rc
+		return fmt.Errorf("tet: sqlite3_create_module_v2: %s", libc.GoString(lib.Xsqlite3_errmsg(tls, db)))
 	}
-	return lib.Xsqlite3_create_function_v2(tls, db, zLastScan, 0, lib.SQLITE_UTF8, cs.id, cfunc(safeLastScan), 0, 0, 0)
+	if rc := lib.Xsqlite3_create_function_v2(tls, db, zLastScan, 0, lib.SQLITE_UTF8, cs.id, cfunc(safeLastScan), 0, 0, 0); rc != lib.SQLITE_OK {
+		return fmt.Errorf("tet: sqlite3_create_function_v2: %s", libc.GoString(lib.Xsqlite3_errmsg(tls, db)))
+	}
+	return nil
 }
 
 // xCreate and xConnect both connect: a tet table owns no storage.
@@ -213,7 +220,12 @@ func connectDirect(tls *libc.TLS, db, pAux uintptr, argc int32, argv, ppVtab, pz
 		}
 		return nil
 	})
-	tbl, err := connect(ctx, args)
+	cs := lookupConn(pAux)
+	var sess *Session
+	if cs != nil {
+		sess = cs.session
+	}
+	tbl, err := connect(ctx, args, sess)
 	if err != nil {
 		if pzErr != 0 {
 			*(*uintptr)(cptr(pzErr)) = cString(tls, err.Error())
@@ -225,7 +237,7 @@ func connectDirect(tls *libc.TLS, db, pAux uintptr, argc int32, argv, ppVtab, pz
 		tbl.Disconnect()
 		return lib.SQLITE_NOMEM
 	}
-	bt := &boundTable{impl: tbl, conn: lookupConn(pAux)}
+	bt := &boundTable{impl: tbl, conn: cs}
 	bt.inLists, _ = tbl.(inLister)
 	keepAlive(unsafe.Pointer(bt))
 	vtabOf(p).obj = unsafe.Pointer(bt)

@@ -8,13 +8,16 @@ import (
 )
 
 // connState is what the direct binding keeps per SQLite connection: the
-// last scan finished on it, for tet_last_scan(). Its id is the pAux of the
-// connection's module and the user data of its tet_last_scan().
+// session its tables belong to, and the last scan finished on it, for
+// tet_last_scan(). Its id is the pAux of the connection's module and the
+// user data of its tet_last_scan().
 type connState struct {
-	id   uintptr
-	mu   sync.Mutex
-	last ScanStats
-	any  bool
+	id      uintptr
+	session *Session // fixed when the connection is bound
+	epoch   uint64   // the session's Forget count when last was recorded
+	mu      sync.Mutex
+	last    ScanStats
+	any     bool
 }
 
 var conns = struct {
@@ -23,11 +26,11 @@ var conns = struct {
 	m    map[uintptr]*connState
 }{m: map[uintptr]*connState{}}
 
-func newConnState() *connState {
+func newConnState(s *Session) *connState {
 	conns.Lock()
 	defer conns.Unlock()
 	conns.next++
-	cs := &connState{id: conns.next}
+	cs := &connState{id: conns.next, session: s}
 	conns.m[cs.id] = cs
 	return cs
 }
@@ -56,6 +59,7 @@ func connDestroy(tls *libc.TLS, pAux uintptr) {
 func (cs *connState) record(st ScanStats) {
 	cs.mu.Lock()
 	cs.last, cs.any = st, true
+	cs.epoch = cs.session.forgotten()
 	cs.mu.Unlock()
 }
 
@@ -68,7 +72,7 @@ func lastScanFunc(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 		return
 	}
 	cs.mu.Lock()
-	st, ok := cs.last, cs.any
+	st, ok := cs.last, cs.any && cs.epoch == cs.session.forgotten()
 	cs.mu.Unlock()
 	if !ok {
 		lib.Xsqlite3_result_null(tls, ctx)

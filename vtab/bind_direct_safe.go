@@ -197,14 +197,3 @@ func safeLastScan(tls *libc.TLS, ctx uintptr, argc int32, argv uintptr) {
 	panicPoint("tet_last_scan")
 	lastScanFunc(tls, ctx, argc, argv)
 }
-
-// safeConnEntry is the auto-extension entry point with a recover: a
-// panic fails the sqlite3_open instead of the process.
-func safeConnEntry(tls *libc.TLS, db, pzErrMsg, pThunk uintptr) (rc int32) {
-	defer func() {
-		if recover() != nil {
-			rc = lib.SQLITE_ERROR
-		}
-	}()
-	return connEntry(tls, db, pzErrMsg, pThunk)
-}

@@ -294,7 +294,7 @@ func (t *cellsTable) Open() (vtab.Cursor, error) {
 }
 
 // Disconnect releases the table's file handle.
-func (t *cellsTable) Disconnect() error { return t.h.Close() }
+func (t *cellsTable) Disconnect() error { t.session.tableEvent(); return t.h.Close() }
 
 // Destroy is Disconnect: dropping the table never touches the file.
-func (t *cellsTable) Destroy() error { return t.h.Close() }
+func (t *cellsTable) Destroy() error { t.session.tableEvent(); return t.h.Close() }

@@ -528,7 +528,6 @@ func (c *cellsCursor) Close() error {
 	if !c.started.IsZero() {
 		c.stats.Elapsed = time.Since(c.started)
 		c.t.session.record(c.stats)
-		recordGlobal(c.stats)
 	}
 	if c.ra != nil {
 		c.ra.close() // releases the file once no decode is in flight

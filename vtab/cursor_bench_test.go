@@ -27,7 +27,7 @@ func BenchmarkCursorRows(b *testing.B) {
 	}
 	for _, col := range []string{"next", "next+value"} {
 		b.Run(col, func(b *testing.B) {
-			tb, err := connect(fakeCtx(), []string{"tet", "main", "g", path, "cells", "g"})
+			tb, err := connect(fakeCtx(), []string{"tet", "main", "g", path, "cells", "g"}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

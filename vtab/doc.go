@@ -3,10 +3,11 @@
 // tet_history, tet_attrs, tet_coords) and one cells table per dataset, as
 // the SQL contract (shared/spec/sql-surface.md) describes.
 //
-// Everything goes through one module, "tet", registered process-wide by
-// [Register]. A table is declared with
+// Everything goes through one module, "tet", which exists only on the
+// connections [Open] or [Connector] opens (never on a program's other
+// modernc.org/sqlite connections). A table is declared with
 //
-//	CREATE VIRTUAL TABLE s.name USING tet(path, kind [, dataset] [, session])
+//	CREATE VIRTUAL TABLE s.name USING tet(path, kind [, dataset])
 //
 // where kind is one of the metadata table names or "cells". [SetupSQL]
 // returns the statements that attach one file as a schema with all its

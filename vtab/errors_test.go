@@ -20,7 +20,7 @@ func TestErrors_badTableDeclarations(t *testing.T) {
 		{"CREATE VIRTUAL TABLE x USING tet('" + sample + "')", "need a file path and a table kind"},
 		{"CREATE VIRTUAL TABLE x USING tet('/no/such/file.tet', tet_file)", "no such file"},
 		{"CREATE VIRTUAL TABLE x USING tet('" + sample + "', tet_file, 'extra')", "takes no dataset"},
-		{"CREATE VIRTUAL TABLE x USING tet('" + sample + "', cells, temperature, session=abc)", "bad session"},
+		{"CREATE VIRTUAL TABLE x USING tet('" + sample + "', cells, temperature, session=abc)", "session argument is not accepted"},
 	}
 	for _, tc := range cases {
 		_, err := db.Exec(tc.sql)

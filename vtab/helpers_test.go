@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "modernc.org/sqlite"
-
 	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -17,15 +15,9 @@ import (
 // its alias (map alias → path), plus the connection's session.
 func openDB(t testing.TB, files map[string]string) (*sql.DB, *vtab.Session) {
 	t.Helper()
-	if err := vtab.Register(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
 	sess := vtab.NewSession()
+	db := sql.OpenDB(vtab.Connector{Name: ":memory:", Session: sess})
+	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close(); vtab.CloseSession(sess) })
 	for alias, path := range files {
 		f, err := tetcore.Open(path)

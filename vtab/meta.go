@@ -237,8 +237,8 @@ func (t *metaTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 }
 
 func (t *metaTable) Open() (vtab.Cursor, error) { return &metaCursor{t: t}, nil }
-func (t *metaTable) Disconnect() error          { return t.h.Close() }
-func (t *metaTable) Destroy() error             { return t.h.Close() }
+func (t *metaTable) Disconnect() error          { t.session.tableEvent(); return t.h.Close() }
+func (t *metaTable) Destroy() error             { t.session.tableEvent(); return t.h.Close() }
 
 type metaCursor struct {
 	t    *metaTable

@@ -16,23 +16,24 @@ const ModuleName = "tet"
 var registerOnce sync.Once
 var registerErr error
 
-// Register installs the "tet" module and the tet_last_scan() SQL function
-// for every connection opened afterwards, process-wide, through the
-// binding named by [Binding]. It is idempotent.
+// Register prepares the binding named by [Binding]. It registers nothing
+// process-wide: the "tet" module and tet_last_scan() exist only on the
+// connections [Open] (or [Connector]) opens. It is idempotent.
 func Register() error {
 	registerOnce.Do(func() { registerErr = register() })
 	return registerErr
 }
 
 // module is the module as the fallback binding (modernc's vtab package)
-// sees it.
-type module struct{}
+// sees it: one per fallback driver (open.go), whose connections' tables
+// belong to the driver's session.
+type module struct{ fd *fallbackDriver }
 
-func (module) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return copyArgs(connect(ctx, args))
+func (m module) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
+	return copyArgs(connect(ctx, args, m.fd.current()))
 }
-func (module) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return copyArgs(connect(ctx, args))
+func (m module) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
+	return copyArgs(connect(ctx, args, m.fd.current()))
 }
 
 // VolatileArgs makes modernc read TEXT arguments of Filter with their
@@ -87,12 +88,17 @@ type tableArgs struct {
 	dataset       string
 	datasetID     int // with byID: the dataset's directory position
 	byID          bool
-	session       *Session
+	session       *Session // the connection's, never from the arguments
 }
 
+// errSessionArg refuses the session=N argument older versions accepted:
+// a table belongs to the session of the connection it is created on, and
+// SQL must not reach another connection's session by naming its id.
+var errSessionArg = fmt.Errorf("tet: the session argument is not accepted: a table belongs to the session of its connection")
+
 // parseArgs reads argv: module, schema, table, then path, kind,
-// [dataset], [session=N]. The dataset may also be given unquoted as
-// dataset_id=N (its directory position), for names SQL text cannot carry.
+// [dataset]. The dataset may also be given unquoted as dataset_id=N (its
+// directory position), for names SQL text cannot carry.
 func parseArgs(args []string) (tableArgs, error) {
 	var a tableArgs
 	if len(args) < 3 {
@@ -102,13 +108,10 @@ func parseArgs(args []string) (tableArgs, error) {
 	user := make([]string, 0, len(args)-3)
 	for _, s := range args[3:] {
 		s = strings.TrimSpace(s)
-		if strings.HasPrefix(s, "session=") {
-			id, err := strconv.ParseInt(s[len("session="):], 10, 64)
-			if err != nil {
-				return a, fmt.Errorf("tet: bad session argument %q", s)
+		if strings.HasPrefix(strings.ToLower(s), "session") {
+			if k, _, ok := strings.Cut(s, "="); ok && strings.TrimSpace(strings.ToLower(k)) == "session" {
+				return a, errSessionArg
 			}
-			a.session = lookupSession(id)
-			continue
 		}
 		if strings.HasPrefix(s, "dataset_id=") {
 			id, err := strconv.Atoi(s[len("dataset_id="):])
@@ -159,11 +162,14 @@ func unquote(s string) string {
 	return s
 }
 
-func connect(ctx vtab.Context, args []string) (vtab.Table, error) {
+// connect makes the table args declare, for a connection whose session
+// is sess (nil: none).
+func connect(ctx vtab.Context, args []string, sess *Session) (vtab.Table, error) {
 	a, err := parseArgs(args)
 	if err != nil {
 		return nil, err
 	}
+	a.session = sess
 	h, err := OpenFile(a.path)
 	if err != nil {
 		return nil, err
@@ -180,6 +186,7 @@ func connect(ctx vtab.Context, args []string) (vtab.Table, error) {
 		h.Close()
 		return nil, err
 	}
+	sess.tableEvent()
 	return t, nil
 }
 

@@ -183,8 +183,12 @@ type Session struct {
 	any   bool
 	err   error // last cursor read error, see TakeError
 
-	changed atomic.Bool  // a statement found a file changed on disk
-	held    atomic.Int64 // bytes open cursors hold against MemLimit (memlimit.go)
+	changed atomic.Bool   // a statement found a file changed on disk
+	held    atomic.Int64  // bytes open cursors hold against MemLimit (memlimit.go)
+	tables  atomic.Uint64 // tables connected or dropped, see TableEvents
+	epoch   atomic.Uint64 // bumped by Forget; older per-connection last scans are not reported
+
+	fallback *fallbackDriver // the modernc binding's driver for this session, guarded by fallbacks
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two
@@ -209,17 +213,13 @@ func NewSession() *Session {
 	return s
 }
 
-// CloseSession forgets s.
+// CloseSession forgets s, once every connection opened with it is
+// closed.
 func CloseSession(s *Session) {
 	sessions.Lock()
 	delete(sessions.m, s.ID)
 	sessions.Unlock()
-}
-
-func lookupSession(id int64) *Session {
-	sessions.Lock()
-	defer sessions.Unlock()
-	return sessions.m[id]
+	releaseFallback(s)
 }
 
 // record stores the statistics of a finished scan.
@@ -249,6 +249,19 @@ func (s *Session) TakeScans() []ScanStats {
 	return out
 }
 
+// Forget drops the scans recorded so far, the last scan (also what
+// tet_last_scan() reports on the session's connections) and the last
+// read error: the driver calls it before handing a pooled connection to
+// its next user, who must not see the previous user's queries.
+func (s *Session) Forget() {
+	s.mu.Lock()
+	s.scans, s.head = nil, 0
+	s.last, s.any = ScanStats{}, false
+	s.err = nil
+	s.mu.Unlock()
+	s.epoch.Add(1)
+}
+
 // LastScan returns the most recent finished scan, if any.
 func (s *Session) LastScan() (ScanStats, bool) {
 	s.mu.Lock()
@@ -268,6 +281,31 @@ func (s *Session) setErr(err error) {
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
+}
+
+// TableEvents counts the tet tables of this session connected, created,
+// disconnected or dropped so far. The driver compares it across uses of a
+// pooled connection: a DETACH of one of its schemas, or a DROP or CREATE
+// of a tet table, changes it, whatever the SQL schema looks like after.
+func (s *Session) TableEvents() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.tables.Load()
+}
+
+// forgotten is how many times Forget ran (0 for a nil session).
+func (s *Session) forgotten() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.epoch.Load()
+}
+
+func (s *Session) tableEvent() {
+	if s != nil {
+		s.tables.Add(1)
+	}
 }
 
 // FileChanged reports whether a statement of this session failed

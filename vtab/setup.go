@@ -9,17 +9,15 @@ import (
 // SetupSQL returns the statements that attach the file at path, already
 // opened as f, as schema alias on one connection: an in-memory schema
 // holding the metadata tables, one cells table and one aggregate table
-// per dataset, named by [TableNames]. session may be nil.
+// per dataset, named by [TableNames]. The tables belong to the session
+// of the connection they are created on (see [Open]); session is not
+// used and may be nil (it is kept so that callers need not change).
 func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
-	sess := ""
-	if session != nil {
-		sess = fmt.Sprintf(", session=%d", session.ID)
-	}
 	q := quoteIdent(alias)
 	p := quoteString(path)
 	stmts := []string{fmt.Sprintf("ATTACH DATABASE ':memory:' AS %s", q)}
 	for _, m := range MetaTables {
-		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s%s)", q, m, ModuleName, p, m, sess))
+		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s)", q, m, ModuleName, p, m))
 	}
 	names := TableNames(f)
 	for _, kind := range []string{"cells", "agg"} {
@@ -31,8 +29,8 @@ func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
 			if table == "" {
 				continue // a dataset named X_agg suppresses X's companion
 			}
-			stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s, %s%s)",
-				q, quoteIdent(table), ModuleName, p, kind, datasetArg(n.Dataset), sess))
+			stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s, %s)",
+				q, quoteIdent(table), ModuleName, p, kind, datasetArg(n.Dataset)))
 		}
 	}
 	return stmts
