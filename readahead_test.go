@@ -144,8 +144,11 @@ func TestReadAhead_workersAndMemory(t *testing.T) {
 		}
 		sum += v
 		if n++; n == nrows/2 {
-			if w := readAheadWorkers(); w != par {
-				t.Errorf("%d read-ahead workers mid-scan, want %d", w, par)
+			// Workers start as jobs are queued, so how many exist at
+			// this instant depends on scheduling: at least one, never
+			// more than decode_parallelism.
+			if w := readAheadWorkers(); w < 1 || w > par {
+				t.Errorf("%d read-ahead workers mid-scan, want 1 to %d", w, par)
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&mid)
