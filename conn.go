@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetsql/tetsql/tetcore"
@@ -23,11 +24,12 @@ type Conn struct {
 	files   []*tetcore.File  // attached files, to notice one changed on disk
 	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
 
-	guard   *guard        // safe mode's authorizer state; nil outside safe mode (safe.go)
-	step    *stepper      // interrupts SQLite when a statement's context ends (limits.go)
-	timeout time.Duration // statement time limit; 0 = none
-	maxRows int64         // most rows a result may have; 0 = any
-	snap    *snapshot     // the state ResetSession restores (reset.go)
+	guard     *guard        // safe mode's authorizer state; nil outside safe mode (safe.go)
+	step      *stepper      // interrupts SQLite when a statement's context ends (limits.go)
+	timeout   time.Duration // statement time limit; 0 = none
+	maxRows   int64         // most rows a result may have; 0 = any
+	snap      *snapshot     // the state ResetSession restores (reset.go)
+	pragmaSet *atomic.Bool  // a PRAGMA was given a value since the snapshot (reset.go); nil in safe mode
 }
 
 // Scans returns the statistics of the cells scans finished on this

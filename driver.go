@@ -178,12 +178,15 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 			}
 		}
 	}
-	// Safe mode starts once the connection's own setup is done.
+	// Safe mode starts once the connection's own setup is done; outside
+	// it, PRAGMA writes are watched (reset.go).
+	install := conn.watchPragmas
 	if c.cfg.Safe {
-		if err := conn.installGuard(); err != nil {
-			conn.Close()
-			return nil, err
-		}
+		install = conn.installGuard
+	}
+	if err := install(); err != nil {
+		conn.Close()
+		return nil, err
 	}
 	// The snapshot comes last: ResetSession compares the connection with
 	// it, safe mode's SQLite limits included.

@@ -25,6 +25,20 @@ var poolProbes = []struct {
 	{"schema rows in order", queryText("SELECT group_concat(name) FROM demo.sqlite_master")},
 	{"LIKE", queryText("SELECT count(*) FROM demo.tet_datasets WHERE name LIKE 'TEMP%'")},
 	{"temp objects", queryText("SELECT count(*) FROM temp.sqlite_master")},
+	{"user_version", queryText("SELECT (SELECT user_version FROM pragma_user_version) || ',' || (SELECT * FROM pragma_application_id)")},
+	{"temp table", func(ctx context.Context, db *sql.DB) string {
+		// A limit such as max_page_count left on temp breaks this.
+		c, err := db.Conn(ctx)
+		if err != nil {
+			return err.Error()
+		}
+		defer c.Close()
+		if _, err := c.ExecContext(ctx, "CREATE TEMP TABLE probe_t AS SELECT value FROM temperature"); err != nil {
+			return err.Error()
+		}
+		c.ExecContext(ctx, "DROP TABLE temp.probe_t")
+		return "ok"
+	}},
 	{"main objects", queryText("SELECT count(*) FROM main.sqlite_master")},
 	{"column names", func(ctx context.Context, db *sql.DB) string {
 		rows, err := db.QueryContext(ctx, "SELECT t.value FROM demo.temperature AS t LIMIT 1")
@@ -112,6 +126,9 @@ func TestIsolation_poisonedPooledConnection(t *testing.T) {
 		{"query_only", []string{"PRAGMA query_only=1"}},
 		{"open transaction", []string{"BEGIN"}},
 		{"open savepoint", []string{"SAVEPOINT s"}},
+		{"user_version passed on", []string{"PRAGMA main.user_version=4242", "PRAGMA temp.user_version=4242", "PRAGMA application_id=7"}},
+		{"max_page_count", []string{"PRAGMA temp.max_page_count=1", "PRAGMA main.max_page_count=1"}},
+		{"pager settings", []string{"PRAGMA journal_size_limit=5", "PRAGMA temp.secure_delete=1", "PRAGMA temp.journal_mode=off", "PRAGMA wal_autocheckpoint=7"}},
 		{"writable schema", []string{"PRAGMA writable_schema=ON",
 			"UPDATE demo.sqlite_master SET sql = 'CREATE VIEW temperature AS SELECT 1 AS value', type = 'view' WHERE name = 'temperature'",
 			"PRAGMA writable_schema=OFF"}},

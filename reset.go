@@ -3,7 +3,12 @@ package tetsql
 import (
 	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
+	"strings"
+	"sync/atomic"
+
+	sqlite "modernc.org/sqlite"
 
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -35,6 +40,30 @@ func (s *snapshot) close() {
 	if s != nil {
 		s.probe.Close()
 	}
+}
+
+// watchPragmas installs, outside safe mode, an authorizer that allows
+// everything and notes every PRAGMA given a value. Several settings live
+// where ConnState cannot see them (the pagers' max_page_count,
+// journal_size_limit, secure_delete, journal_mode; user_version and
+// application_id in the schemas' headers, a channel from one caller to
+// the next), and reading them all back with PRAGMAs on every reuse costs
+// tens of microseconds; a PRAGMA write seen while compiling is cheap to
+// note, and such a connection is replaced. (Safe mode's own authorizer
+// refuses those PRAGMAs instead.)
+func (c *Conn) watchPragmas() error {
+	reg, ok := c.inner.(sqlite.AuthorizerRegisterer)
+	if !ok {
+		return errors.New("tetsql: the SQLite driver has no authorizer")
+	}
+	c.pragmaSet = new(atomic.Bool)
+	flag := c.pragmaSet
+	return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+		if action == sqlite.AuthPragma && arg2 != "" && !objectPragmas[strings.ToLower(arg1)] {
+			flag.Store(true)
+		}
+		return sqlite.AuthorizerOK
+	})
 }
 
 // likeProbe is true unless PRAGMA case_sensitive_like is on; SQLite
@@ -73,6 +102,9 @@ func (c *Conn) takeSnapshot(ctx context.Context) error {
 	}
 	c.snap.close()
 	c.snap = &snapshot{state: state, like: like, tables: c.session.TableEvents(), probe: probe}
+	if c.pragmaSet != nil {
+		c.pragmaSet.Store(false)
+	}
 	return nil
 }
 
@@ -82,7 +114,7 @@ func (c *Conn) changed() bool {
 	if c.snap == nil {
 		return false
 	}
-	if c.session.TableEvents() != c.snap.tables {
+	if c.session.TableEvents() != c.snap.tables || c.pragmaSet != nil && c.pragmaSet.Load() {
 		return true
 	}
 	state, err := vtab.ReadConnState(c.inner)
