@@ -159,3 +159,28 @@ func TestDriver_rewrittenUnderQueryRow(t *testing.T) {
 		t.Fatalf("Close after a rewrite: %v, want file changed on disk", err)
 	}
 }
+
+// TestDriver_rowComputedAcrossRewrite: an aggregate over a LIMIT
+// subquery computes its one row in the statement's first step, over a
+// scan SQLite stops early; a file rewritten by then must fail the result
+// before the row is handed out.
+func TestDriver_rowComputedAcrossRewrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.tet")
+	writeGrids(t, path, grid{name: "g", shape: [2]int64{64, 128}, chunks: [2]int64{4, 128}})
+	_, conn := openConn(t, path)
+	ctx := context.Background()
+	rows, err := conn.QueryContext(ctx, "SELECT count(*), sum(v) FROM (SELECT value v FROM g.g WHERE value > -1 LIMIT 5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	rewriteInPlace(t, path)
+	if rows.Next() {
+		var n, s float64
+		rows.Scan(&n, &s)
+		t.Fatalf("a row (%v, %v) was delivered after the file changed", n, s)
+	}
+	if err := rows.Err(); !errors.Is(err, tetcore.ErrChanged) {
+		t.Fatalf("err %v, want file changed on disk", err)
+	}
+}

@@ -272,15 +272,16 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 // long step (a scan between two matches) stops once the context is done:
 // modernc interrupts only the first step, inside QueryContext.
 type rows struct {
-	inner  driver.Rows
-	c      *Conn
-	ctx    context.Context // nil for Query without a context
-	call   *vtab.Call
-	cancel context.CancelFunc // ends the statement's time limit; nil if none
-	watch  func() bool        // stops the interrupt of steps on ctx's end; nil if none
-	n      int64              // rows returned so far
-	ended  bool               // Next returned an error or io.EOF
-	times  []string           // per column: "" or the type its labels are delivered as (see timeColumns)
+	inner   driver.Rows
+	c       *Conn
+	ctx     context.Context // nil for Query without a context
+	call    *vtab.Call
+	cancel  context.CancelFunc // ends the statement's time limit; nil if none
+	watch   func() bool        // stops the interrupt of steps on ctx's end; nil if none
+	n       int64              // rows returned so far
+	ended   bool               // Next returned an error or io.EOF
+	checked time.Time          // last check of the files before a row (see Next)
+	times   []string           // per column: "" or the type its labels are delivered as (see timeColumns)
 }
 
 func (r *rows) Columns() []string { return r.inner.Columns() }
@@ -332,6 +333,20 @@ func (r *rows) Next(dest []driver.Value) error {
 		// caller takes the result for complete.
 		if ferr := r.c.changedFile(); ferr != nil {
 			return ferr
+		}
+	}
+	if err == nil && r.c.files != nil {
+		// A row may have been computed over a scan SQLite stopped early
+		// (an aggregate over a LIMIT subquery), which never reached its
+		// own end-of-scan check: before handing rows out, check the files
+		// at most once a millisecond, so that a result computed while a
+		// file was rewritten is refused rather than delivered.
+		if now := time.Now(); now.Sub(r.checked) >= time.Millisecond {
+			r.checked = now
+			if ferr := r.c.changedFile(); ferr != nil {
+				r.ended = true
+				return ferr
+			}
 		}
 	}
 	if err == nil && r.times != nil {
