@@ -190,6 +190,11 @@ func (c *Conn) IsValid() bool {
 	return true
 }
 
+// fileCheckRows is how many rows a result hands out between two checks
+// of its files (Next): a stat costs about a microsecond, so a few per
+// thousand rows, and none on a row's own path.
+const fileCheckRows = 1024
+
 // changedFile returns the error of the first attached file that changed
 // on disk since it was mapped (tetcore.ErrChanged), or nil.
 func (c *Conn) changedFile() error {
@@ -272,16 +277,16 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 // long step (a scan between two matches) stops once the context is done:
 // modernc interrupts only the first step, inside QueryContext.
 type rows struct {
-	inner   driver.Rows
-	c       *Conn
-	ctx     context.Context // nil for Query without a context
-	call    *vtab.Call
-	cancel  context.CancelFunc // ends the statement's time limit; nil if none
-	watch   func() bool        // stops the interrupt of steps on ctx's end; nil if none
-	n       int64              // rows returned so far
-	ended   bool               // Next returned an error or io.EOF
-	checked time.Time          // last check of the files before a row (see Next)
-	times   []string           // per column: "" or the type its labels are delivered as (see timeColumns)
+	inner     driver.Rows
+	c         *Conn
+	ctx       context.Context // nil for Query without a context
+	call      *vtab.Call
+	cancel    context.CancelFunc // ends the statement's time limit; nil if none
+	watch     func() bool        // stops the interrupt of steps on ctx's end; nil if none
+	n         int64              // rows returned so far
+	ended     bool               // Next returned an error or io.EOF
+	delivered int64              // rows handed out, for the file checks of Next
+	times     []string           // per column: "" or the type its labels are delivered as (see timeColumns)
 }
 
 func (r *rows) Columns() []string { return r.inner.Columns() }
@@ -338,16 +343,17 @@ func (r *rows) Next(dest []driver.Value) error {
 	if err == nil && r.c.files != nil {
 		// A row may have been computed over a scan SQLite stopped early
 		// (an aggregate over a LIMIT subquery), which never reached its
-		// own end-of-scan check: before handing rows out, check the files
-		// at most once a millisecond, so that a result computed while a
-		// file was rewritten is refused rather than delivered.
-		if now := time.Now(); now.Sub(r.checked) >= time.Millisecond {
-			r.checked = now
+		// own end-of-scan check: before handing out the first row and
+		// every fileCheckRows-th after it, check the files (one stat
+		// each), so that a result computed while a file was rewritten is
+		// refused rather than delivered.
+		if r.delivered%fileCheckRows == 0 {
 			if ferr := r.c.changedFile(); ferr != nil {
 				r.ended = true
 				return ferr
 			}
 		}
+		r.delivered++
 	}
 	if err == nil && r.times != nil {
 		labelTimes(r.times, dest)
