@@ -5,12 +5,13 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"time"
 
 	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
+
+	"github.com/tetsql/tetsql/vtab"
 )
 
 // Resource limits for one statement: a time limit (Config.StatementTimeout)
@@ -96,15 +97,11 @@ type stepper struct {
 // modernc rename it, stepping is merely not interrupted (the cursors of
 // the tet tables still watch the context).
 func newStepper(inner driver.Conn) *stepper {
-	v := reflect.ValueOf(inner)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+	db, err := vtab.ConnHandle(inner)
+	if err != nil {
 		return &stepper{}
 	}
-	f := v.Elem().FieldByName("db")
-	if !f.IsValid() || f.Kind() != reflect.Uintptr {
-		return &stepper{}
-	}
-	return &stepper{db: uintptr(f.Uint()), tls: libc.NewTLS()}
+	return &stepper{db: db, tls: libc.NewTLS()}
 }
 
 // watch arranges that the end of ctx interrupts the steps of a

@@ -2,6 +2,7 @@ package tetsql
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -108,21 +109,9 @@ func safeDecision(action sqlite.AuthorizerActionCode, arg1, arg2 string) string 
 	if n, ok := actionNames[action]; ok {
 		return n
 	}
-	return "operation " + itoa(int(action)) // an action code added later: refused
+	return "operation " + strconv.Itoa(int(action)) // an action code added later: refused
 }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
-}
 
 // guard is a connection's authorizer state. trusted lets tetsql's own
 // setup SQL (ATTACH, CREATE VIRTUAL TABLE) through; only Go code sets

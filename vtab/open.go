@@ -84,6 +84,11 @@ func sqliteDriver() driver.Driver {
 	return innerDriver
 }
 
+// ConnHandle returns the sqlite3* handle of a connection modernc opened, for
+// the few calls database/sql has no way to make (sqlite3_interrupt
+// between the steps of a statement); see handleOf.
+func ConnHandle(c driver.Conn) (uintptr, error) { return handleOf(c) }
+
 // handleOf returns the sqlite3* handle of a connection modernc opened.
 // modernc does not export it; its connection keeps it in the uintptr field
 // "db", which reflection may read (not write). A modernc release that

@@ -2,7 +2,6 @@ package vtab
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/tetsql/tetsql/planner"
 )
@@ -56,69 +55,23 @@ func cmpIntReal(i int64, r float64) int {
 }
 
 // textTerm converts a TEXT argument the way SQLite's numeric affinity
-// does before comparing it with a numeric column, or gives ok=false when
-// it stays TEXT (or when unsure: no chunk is skipped then). Only SQLite's
-// own spaces are trimmed (Go's TrimSpace also takes Unicode spaces, which
-// leave the value TEXT in SQLite). A text real is known up to rounding.
+// does before comparing it with a numeric column (parseNumeric), or gives
+// ok=false when it stays TEXT (or when unsure: no chunk is skipped then).
+// A text real is known up to rounding.
 func textTerm(op planner.Op, s string) (valueTerm, bool) {
-	for len(s) > 0 && sqliteSpace(s[0]) {
-		s = s[1:]
-	}
-	for len(s) > 0 && sqliteSpace(s[len(s)-1]) {
-		s = s[:len(s)-1]
-	}
-	if !decimalLiteral(s) {
+	v, ok := parseNumeric(s)
+	if !ok {
 		return valueTerm{}, false
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		v := sqlNum{i: n}
-		return valueTerm{op, v, v}, true
+	if n, ok := v.(int64); ok {
+		x := sqlNum{i: n}
+		return valueTerm{op, x, x}, true
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+	f := v.(float64)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return valueTerm{}, false
 	}
 	d := math.Abs(f) * 0x1p-40 // far wider than any rounding difference
 	lo, hi := math.Nextafter(f-d, math.Inf(-1)), math.Nextafter(f+d, math.Inf(1))
 	return valueTerm{op, sqlNum{f: lo, real: true}, sqlNum{f: hi, real: true}}, true
-}
-
-func sqliteSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
-
-// decimalLiteral reports whether s is [+-]digits[.digits][(e|E)[+-]digits]
-// with at least one mantissa digit (or [+-].digits…).
-func decimalLiteral(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i, digits = i+1, digits+1
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, digits = i+1, digits+1
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, exp = i+1, exp+1
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
