@@ -112,7 +112,6 @@ func safeDecision(action sqlite.AuthorizerActionCode, arg1, arg2 string) string 
 	return "operation " + strconv.Itoa(int(action)) // an action code added later: refused
 }
 
-
 // guard is a connection's authorizer state. trusted lets tetsql's own
 // setup SQL (ATTACH, CREATE VIRTUAL TABLE) through; only Go code sets
 // it, never SQL. denied keeps the first refusal of the statement being
