@@ -1,0 +1,82 @@
+package array
+
+// The optional capabilities of a Source, found by type assertion.
+
+// Pinner is a source whose memory stays valid while pinned: Acquire pins
+// it (and fails with an error wrapping ErrClosed after Close, or
+// ErrChanged once the file on disk is no longer the one opened), Release
+// undoes one Acquire; a Close while pinned takes effect at the last
+// Release.
+type Pinner interface {
+	Acquire() error
+	Release()
+}
+
+// Guarder is a source whose in-place chunk bytes (ChunkInfo.InPlace) may
+// fault when the file shrinks under the mapping. Guard runs read and
+// turns such a fault into an error wrapping ErrChanged; Copy is the
+// built-in copy of mapped bytes under Guard.
+type Guarder interface {
+	Guard(read func()) error
+	Copy(dst, src []byte) (int, error)
+}
+
+// ChangeChecker is a source that can tell whether its file changed on
+// disk since Open: CheckUnchanged returns an error wrapping ErrChanged
+// when it did.
+type ChangeChecker interface {
+	CheckUnchanged() error
+}
+
+// Evicter is a source that can hand the memory pages holding stored bytes
+// back to the operating system once a scan is done with them: the bytes
+// [lo, hi) of the file, as ChunkInfo.Offset and StoredBytes give them.
+type Evicter interface {
+	EvictRange(lo, hi uint64)
+}
+
+// History is one provenance row of a file.
+type History struct {
+	Op      string
+	Source  string
+	At      string
+	Parents []string
+	Params  map[string]string
+}
+
+// Historian is a source that records provenance.
+type Historian interface {
+	History() []History
+}
+
+// Description is what a source says about itself for the file metadata
+// table; zero fields are shown as NULL.
+type Description struct {
+	Format        string // Format.Name of the source's format
+	Size          int64  // file size in bytes
+	LayoutVersion int64  // the format's layout or frame version
+	Footer        string // the state of the file's metadata: "ok", "absent", "damaged: …"
+	// MemoryBudgetBPS and MemoryBudgetBytes are the file's hints on how
+	// much memory a reader may use (.tet only).
+	MemoryBudgetBPS   int64
+	MemoryBudgetBytes int64
+}
+
+// Describer is a source that describes itself.
+type Describer interface {
+	Describe() Description
+}
+
+// Finding is one observation of a verification.
+type Finding struct {
+	Severity string  // "error" or "warning"
+	Array    string  // "" for file-level findings
+	Chunk    []int64 // grid coordinates, nil for none
+	Message  string
+}
+
+// Verifier is a source that can check itself: structure only, or (deep)
+// also every chunk decoded and every hash checked.
+type Verifier interface {
+	Verify(deep bool) ([]Finding, error)
+}
