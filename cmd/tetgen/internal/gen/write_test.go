@@ -11,7 +11,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 	"github.com/tetsql/tetsql/tetcore"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 func TestProgress(t *testing.T) {

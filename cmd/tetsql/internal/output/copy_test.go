@@ -8,7 +8,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // A minimal database/sql driver serving streamRows for any query.

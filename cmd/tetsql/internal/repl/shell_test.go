@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetsql/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
 // TestInteractive drives the REPL through the line-IO interface.

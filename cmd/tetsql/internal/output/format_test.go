@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 func TestFormatFloat(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // onOff parses the argument of .headers, .timer and .stats.

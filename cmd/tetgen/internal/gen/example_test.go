@@ -3,7 +3,7 @@ package gen_test
 import (
 	"fmt"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 )
 
 func ExampleParseDataset() {

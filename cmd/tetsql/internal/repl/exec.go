@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // runSQL runs one statement, streams its rows to the current output and

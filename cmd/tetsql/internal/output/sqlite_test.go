@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // The cross-check loads the first four sample columns into a native

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
 // TestSafe_dotCommands: with Options.Safe every dot command that names a

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 func ExampleNew() {

@@ -3,7 +3,7 @@ package output_test
 import (
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 func TestGolden(t *testing.T) {

@@ -7,11 +7,11 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-const demoPath = "../../testdata/demo.tet"
+const demoPath = "../../../../testdata/demo.tet"
 
 // TestDemo_regenerate checks that the committed testdata/demo.tet is
 // exactly what `tetgen -o testdata/demo.tet --preset demo` writes.

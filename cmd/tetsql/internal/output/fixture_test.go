@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

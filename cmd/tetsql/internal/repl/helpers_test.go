@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-func ref(name string) string { return filepath.Join("..", "..", "testdata", "reference", name) }
+func ref(name string) string { return filepath.Join("..", "..", "..", "..", "testdata", "reference", name) }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
 type syncBuffer struct {

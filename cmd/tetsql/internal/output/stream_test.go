@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // streamCols and streamRows look like a cells query: dims, a label, a value.
