@@ -15,7 +15,9 @@ import (
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-func ref(name string) string { return filepath.Join("..", "..", "..", "..", "testdata", "reference", name) }
+func ref(name string) string {
+	return filepath.Join("..", "..", "..", "..", "testdata", "reference", name)
+}
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
 type syncBuffer struct {
