@@ -22,7 +22,7 @@ func (s *Shell) CompleteWord(line string, pos int) (head string, completions []s
 	}
 	before, tail := line[:pos], line[pos:]
 	if t := strings.TrimLeft(before, " \t"); strings.HasPrefix(t, ".") && !strings.ContainsAny(t, " \t") {
-		for _, n := range DotNames() {
+		for _, n := range dotNames() {
 			if strings.HasPrefix(n, strings.ToLower(t)) {
 				completions = append(completions, n)
 			}

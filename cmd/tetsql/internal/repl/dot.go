@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// ParseDot splits a dot command line into its name (lower case, without
+// parseDot splits a dot command line into its name (lower case, without
 // the dot) and arguments. Arguments are separated by blanks; '…' and
 // "…" quote an argument with blanks in it (inside "…", \" and \\ are
 // escapes).
-func ParseDot(line string) (name string, args []string, err error) {
+func parseDot(line string) (name string, args []string, err error) {
 	line = strings.TrimSpace(line)
 	if !strings.HasPrefix(line, ".") {
 		return "", nil, fmt.Errorf("not a dot command: %q", line)
@@ -108,7 +108,7 @@ func lookupDot(name string) *dotCmd {
 
 // dot parses and runs one dot command line.
 func (s *Shell) dot(ctx context.Context, line string) error {
-	name, args, err := ParseDot(line)
+	name, args, err := parseDot(line)
 	if err != nil {
 		return err
 	}
@@ -169,9 +169,9 @@ func DotUsage() []string {
 	return out
 }
 
-// DotNames lists the dot command names, sorted, with their dots (for
+// dotNames lists the dot command names, sorted, with their dots (for
 // completion).
-func DotNames() []string {
+func dotNames() []string {
 	var out []string
 	for _, c := range dotCmds {
 		out = append(out, "."+c.name)

@@ -68,7 +68,7 @@ func newEnv(t testing.TB, opt repl.Options, files ...string) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		e.sh.Close()
+		e.sh.CloseAfter(nil)
 		conn.Close()
 		db.Close()
 	})

@@ -10,8 +10,8 @@ import (
 
 // Prompts of the interactive shell.
 const (
-	Prompt         = "tetsql> "
-	ContinuePrompt = "   ...> "
+	mainPrompt     = "tetsql> "
+	continuePrompt = "   ...> "
 )
 
 // Interactive reads commands from lr until end of input or .quit. Errors
@@ -23,9 +23,9 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 	var buf Buffer
 	var lines []string // lines of the pending statement, for history
 	for {
-		prompt := Prompt
+		prompt := mainPrompt
 		if !buf.Empty() {
-			prompt = ContinuePrompt
+			prompt = continuePrompt
 		}
 		line, err := lr.ReadLine(prompt)
 		switch {

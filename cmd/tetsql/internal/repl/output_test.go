@@ -36,7 +36,7 @@ func TestOutputIsInput(t *testing.T) {
 		}
 	}
 	e.exec(t, "SELECT count(*) AS n FROM temperature")
-	if err := e.sh.Close(); err != nil {
+	if err := e.sh.CloseAfter(nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, out); got != "n\n6\n" {

@@ -68,7 +68,7 @@ type Shell struct {
 	guarded  bool    // a statement runs under guard
 }
 
-// New returns a shell on conn, which must stay open until Close.
+// New returns a shell on conn, which must stay open until CloseAfter.
 func New(conn *sql.Conn, opt Options) (*Shell, error) {
 	s := &Shell{conn: conn, opt: opt, header: opt.Header, null: opt.Null, timer: opt.Timer, stats: opt.Stats}
 	if s.opt.Stdout == nil {
@@ -129,10 +129,6 @@ func (s *Shell) setOutput(path string, kind sinkKind) error {
 	s.out = next
 	return err
 }
-
-// Close closes any output file as at the normal end of a session; its
-// error reports a failed final write.
-func (s *Shell) Close() error { return s.CloseAfter(nil) }
 
 // CloseAfter closes any output file at the end of a run that ended with
 // runErr: a pending .once file is discarded, a .output file replaces its

@@ -9,16 +9,14 @@ import "strings"
 // Text is scanned once: the lexer state carries over from one Add to the
 // next.
 type Buffer struct {
-	text  strings.Builder // pending (incomplete) statement text
-	lx    lexer
-	lines int // lines added to the pending statement
+	text strings.Builder // pending (incomplete) statement text
+	lx   lexer
 }
 
 // Add appends line (without its newline) and returns the statements it
 // completes, trimmed, each ending in ';'. Text after the last ';' stays
 // pending.
 func (b *Buffer) Add(line string) []string {
-	b.lines++
 	return b.add(line + "\n")
 }
 
@@ -34,7 +32,6 @@ func (b *Buffer) add(src string) []string {
 			}
 			b.text.Reset()
 			b.lx.reset()
-			b.lines = 0
 			start = i + n
 		}
 		i += n
@@ -44,7 +41,6 @@ func (b *Buffer) add(src string) []string {
 		// Only blanks and finished comments so far: forget them, so that
 		// a dot command may follow.
 		b.text.Reset()
-		b.lines = 0
 	}
 	return out
 }
@@ -53,9 +49,6 @@ func (b *Buffer) add(src string) []string {
 func (b *Buffer) Empty() bool {
 	return !b.lx.content && (b.lx.mode == modeNormal || b.lx.mode == modeLineComment)
 }
-
-// Lines is the number of lines of the pending statement.
-func (b *Buffer) Lines() int { return b.lines }
 
 // Flush returns the pending text as a statement (trimmed; "" when it
 // holds no SQL) and empties the buffer. Scripts flush at end of input so
@@ -73,7 +66,6 @@ func (b *Buffer) Flush() string {
 func (b *Buffer) Reset() {
 	b.text.Reset()
 	b.lx = lexer{}
-	b.lines = 0
 }
 
 // Split cuts a whole script into statements; rest is the trailing text
@@ -82,14 +74,6 @@ func Split(script string) (stmts []string, rest string) {
 	var b Buffer
 	stmts = b.add(script)
 	return stmts, b.Flush()
-}
-
-// Complete reports whether sql ends with a complete statement, like
-// sqlite3_complete.
-func Complete(sql string) bool {
-	var b Buffer
-	stmts := b.add(sql)
-	return len(stmts) > 0 && b.Empty()
 }
 
 // Lexer modes: where the scanner is between characters.
