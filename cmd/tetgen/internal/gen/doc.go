@@ -3,7 +3,7 @@
 // parallel writer on top of tetcore.Writer, and the `demo` preset that
 // produces testdata/demo.tet.
 //
-// The file format is described in shared/spec/tet-format-v1.md.
+// Files are written with tetcore.Writer, which owns the format.
 //
 // Every element is a pure function of (seed, dataset name, global
 // coordinates), so the output is identical for any chunk order, worker

@@ -1,7 +1,8 @@
 // Package output provides the result formatters of the tetsql shell: box,
 // table, csv, tsv, json, jsonl, markdown and line modes behind one small
-// streaming Writer interface, plus a Progress line for long exports. See
-// /work/shared/spec/sql-surface.md, "CLI conventions".
+// streaming Writer interface, plus a Progress line for long exports. The
+// shell's user contract is "tetsql --help" and docs/SQL.md in the
+// repository.
 //
 // Every Writer holds a bounded amount of memory however many rows pass
 // through it: csv, tsv, json, jsonl and line write each row as it arrives

@@ -6,8 +6,8 @@
 // to the formatters of internal/output.
 //
 // The command in cmd/tetsql only parses flags and wires these together;
-// the user contract is shared/spec/sql-surface.md ("CLI conventions",
-// "Observability").
+// the user contract is "tetsql --help", .help, the tour in the
+// repository's README.md and docs/SQL.md.
 //
 // Errors: Exec, RunScript and Interactive report ErrQuit for .quit,
 // ErrInterrupted for a statement cancelled by Ctrl-C or its context, and
