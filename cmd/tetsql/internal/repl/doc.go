@@ -1,7 +1,7 @@
 // Package repl provides the tetsql shell: a statement buffer that cuts
-// input into complete SQL statements (Buffer, Split), line input behind
-// the small LineReader interface (Terminal for interactive use with line
-// editing and history, NewScanner for scripts), the dot commands, and
+// input into complete SQL statements, line input behind the small
+// LineReader interface (Terminal for interactive use with line editing
+// and history, a plain scanner for scripts), the dot commands, and
 // Shell, which runs statements on one *sql.Conn and streams their rows
 // to the formatters of internal/output.
 //

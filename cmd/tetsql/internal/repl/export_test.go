@@ -8,6 +8,15 @@ const (
 	ContinuePrompt = continuePrompt
 )
 
+// Buffer is the statement buffer of interactive and piped input.
+type Buffer = buffer
+
+// Split cuts a whole script into statements, as RunScript does.
+func Split(script string) (stmts []string, rest string) { return splitScript(script) }
+
+// ErrOutputIsInput is the error of an output file that is an input.
+var ErrOutputIsInput = errOutputIsInput
+
 // ParseDot splits a dot command line like the shell does.
 func ParseDot(line string) (name string, args []string, err error) { return parseDot(line) }
 

@@ -9,10 +9,10 @@ import (
 	"os"
 )
 
-// ErrOutputIsInput is the error of an output file (-o, .output, .once)
+// errOutputIsInput is the error of an output file (-o, .output, .once)
 // that is one of the shell's inputs: an attached .tet file or database,
 // or a script being read. Writing it would destroy the input.
-var ErrOutputIsInput = errors.New("is an input of this session")
+var errOutputIsInput = errors.New("is an input of this session")
 
 // input is a file the shell reads from.
 type input struct {
@@ -94,7 +94,7 @@ func (s *Shell) checkNotInput(path string) error {
 	}
 	for _, in := range ins {
 		if os.SameFile(fi, in.fi) {
-			return fmt.Errorf("output %s %w (%s); choose another output file", path, ErrOutputIsInput, in.what)
+			return fmt.Errorf("output %s %w (%s); choose another output file", path, errOutputIsInput, in.what)
 		}
 	}
 	return nil

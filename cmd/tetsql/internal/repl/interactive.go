@@ -20,7 +20,7 @@ const (
 func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 	s.interact = true
 	defer func() { s.interact = false }()
-	var buf Buffer
+	var buf buffer
 	var lines []string // lines of the pending statement, for history
 	for {
 		prompt := mainPrompt

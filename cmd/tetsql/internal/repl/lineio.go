@@ -23,9 +23,9 @@ type LineReader interface {
 // ErrInterrupt is returned by ReadLine when the user pressed Ctrl-C.
 var ErrInterrupt = errors.New("interrupt")
 
-// NewScanner returns a LineReader over r that shows no prompt and keeps
+// newScanner returns a LineReader over r that shows no prompt and keeps
 // no history (scripts, piped input).
-func NewScanner(r io.Reader) LineReader {
+func newScanner(r io.Reader) LineReader {
 	return &scanner{r: bufio.NewReaderSize(r, 64<<10)}
 }
 

@@ -104,7 +104,7 @@ func IsUsage(err error) bool {
 // temporary name and replaces path when output is switched again or the
 // shell closes, holding the results of the statements that succeeded;
 // if none did, path is left as it was. A path that is one of the
-// session's inputs is refused (ErrOutputIsInput). When the new file
+// session's inputs is refused, since writing it would destroy it. When the new file
 // cannot be opened, the current output stays.
 func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSession) }
 
@@ -154,7 +154,7 @@ func (s *Shell) Exec(ctx context.Context, text string) error {
 	if isDot(text) {
 		return s.dot(ctx, text)
 	}
-	stmts, rest := Split(text)
+	stmts, rest := splitScript(text)
 	if rest != "" {
 		stmts = append(stmts, rest)
 	}
@@ -179,8 +179,8 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 	if err := s.addScript(r, name); err != nil {
 		return err
 	}
-	lr := NewScanner(r)
-	var buf Buffer
+	lr := newScanner(r)
+	var buf buffer
 	lineNo, stmtLine := 0, 0
 	fail := func(at int, err error) error {
 		if errors.Is(err, ErrQuit) || errors.Is(err, ErrInterrupted) {

@@ -2,13 +2,13 @@ package repl
 
 import "strings"
 
-// Buffer collects input, line by line, and cuts it into complete SQL
+// buffer collects input, line by line, and cuts it into complete SQL
 // statements. A statement is complete at a ';' outside quotes ('…', "…",
 // `…`, […]) and comments (-- and /* */), and, inside CREATE TRIGGER,
 // only at the ';' after the body's END — the rules of sqlite3_complete.
 // Text is scanned once: the lexer state carries over from one Add to the
 // next.
-type Buffer struct {
+type buffer struct {
 	text strings.Builder // pending (incomplete) statement text
 	lx   lexer
 }
@@ -16,11 +16,11 @@ type Buffer struct {
 // Add appends line (without its newline) and returns the statements it
 // completes, trimmed, each ending in ';'. Text after the last ';' stays
 // pending.
-func (b *Buffer) Add(line string) []string {
+func (b *buffer) Add(line string) []string {
 	return b.add(line + "\n")
 }
 
-func (b *Buffer) add(src string) []string {
+func (b *buffer) add(src string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(src); {
@@ -46,14 +46,14 @@ func (b *Buffer) add(src string) []string {
 }
 
 // Empty reports whether nothing but blanks and comments is pending.
-func (b *Buffer) Empty() bool {
+func (b *buffer) Empty() bool {
 	return !b.lx.content && (b.lx.mode == modeNormal || b.lx.mode == modeLineComment)
 }
 
 // Flush returns the pending text as a statement (trimmed; "" when it
 // holds no SQL) and empties the buffer. Scripts flush at end of input so
 // that a last statement without ';' still runs.
-func (b *Buffer) Flush() string {
+func (b *buffer) Flush() string {
 	s := strings.TrimSpace(b.text.String())
 	if !b.lx.content {
 		s = ""
@@ -63,15 +63,15 @@ func (b *Buffer) Flush() string {
 }
 
 // Reset drops the pending text.
-func (b *Buffer) Reset() {
+func (b *buffer) Reset() {
 	b.text.Reset()
 	b.lx = lexer{}
 }
 
-// Split cuts a whole script into statements; rest is the trailing text
+// splitScript cuts a whole script into statements; rest is the trailing text
 // that no ';' completes ("" when only blanks and comments remain).
-func Split(script string) (stmts []string, rest string) {
-	var b Buffer
+func splitScript(script string) (stmts []string, rest string) {
+	var b buffer
 	stmts = b.add(script)
 	return stmts, b.Flush()
 }
