@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// ColumnsOf returns the columns of rows with their declared types.
-func ColumnsOf(rows *sql.Rows) ([]Column, error) {
+// columnsOf returns the columns of rows with their declared types.
+func columnsOf(rows *sql.Rows) ([]Column, error) {
 	types, err := rows.ColumnTypes()
 	if err != nil {
 		return nil, err
@@ -18,12 +18,12 @@ func ColumnsOf(rows *sql.Rows) ([]Column, error) {
 	return cols, nil
 }
 
-// Copy writes the result set rows to w: Header with ColumnsOf(rows), then
+// Copy writes the result set rows to w: Header with columnsOf(rows), then
 // Row for every row. It returns the number of rows written. It calls
 // neither w.Close nor rows.Close, so the caller can still report errors
 // from both.
 func Copy(w Writer, rows *sql.Rows) (int64, error) {
-	cols, err := ColumnsOf(rows)
+	cols, err := columnsOf(rows)
 	if err != nil {
 		return 0, err
 	}

@@ -7,7 +7,7 @@
 // Every Writer holds a bounded amount of memory however many rows pass
 // through it: csv, tsv, json, jsonl and line write each row as it arrives
 // (through a bufio.Writer flushed by Close); box, table and markdown buffer
-// at most Options.Window rows to size their columns, then stream.
+// at most a window of rows (1000) to size their columns, then stream.
 //
 // # Formatting decisions
 //
@@ -28,7 +28,7 @@
 //     ±Inf print as Inf and -Inf (json: 1e999 and -1e999, as sqlite3
 //     -json does); NaN prints as NaN (json: null).
 //   - Booleans print as true and false (json: true/false).
-//   - time.Time prints in TimeLayout, SQLite's date-time text form.
+//   - time.Time prints in SQLite's date-time text form.
 //   - []byte prints as text when it is valid UTF-8 (as sqlite3 shows a blob
 //     holding text) and otherwise as the blob literal X'00FF' (json: the
 //     string "X'00FF'"); sqlite3 writes the raw bytes instead.
@@ -45,7 +45,7 @@
 //   - Box, table and markdown pad with terminal display width (East Asian
 //     wide characters count 2, combining marks 0), centre headers, and
 //     right-align numeric columns (see Column.Type). Values wider than the
-//     widths computed from the first Window rows extend their own cell
+//     widths computed from the first window of rows extend their own cell
 //     rather than being cut; Options.MaxWidth, when set, cuts every cell
 //     except numbers to that width with a trailing "…".
 //   - An empty result prints its header (box, table, markdown, csv/tsv with

@@ -15,6 +15,19 @@ func Truncate(s string, limit int) string {
 	return string(b)
 }
 
+// ProgressInterval is the minimum time between two progress updates.
+const ProgressInterval = progressInterval
+
+// ErrNoHeader is returned by Row when Header has not been called.
+var ErrNoHeader = errNoHeader
+
+// WithWindow returns o with a window of n rows for box, table and
+// markdown instead of the default.
+func WithWindow(o Options, n int) Options {
+	o.window = n
+	return o
+}
+
 // Buffered returns the number of rows a box, table or markdown writer holds.
 func Buffered(w Writer) int { return w.(*grid).nrows }
 

@@ -8,10 +8,10 @@ import (
 	"unicode/utf8"
 )
 
-// TimeLayout is how time.Time values print in every mode: SQLite's own
+// timeLayout is how time.Time values print in every mode: SQLite's own
 // date-time text form (which its date functions accept) with nanoseconds
 // when present and a numeric zone offset.
-const TimeLayout = "2006-01-02 15:04:05.999999999-07:00"
+const timeLayout = "2006-01-02 15:04:05.999999999-07:00"
 
 // appendText appends the text form of v, used by every mode except json and
 // jsonl. NULL prints as null. Strings print as is; escaping for a mode is
@@ -31,7 +31,7 @@ func appendText(dst []byte, v any, null string) []byte {
 	case bool:
 		return strconv.AppendBool(dst, x)
 	case time.Time:
-		return x.AppendFormat(dst, TimeLayout)
+		return x.AppendFormat(dst, timeLayout)
 	case int:
 		return strconv.AppendInt(dst, int64(x), 10)
 	case int32:

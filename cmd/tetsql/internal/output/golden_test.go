@@ -26,7 +26,7 @@ func TestGolden(t *testing.T) {
 		{"null.tsv", output.TSV, output.Options{Null: `\N`}, sampleRows},
 		{"null.box", output.Box, output.Options{Null: "NULL"}, sampleRows},
 		{"maxwidth.box", output.Box, output.Options{MaxWidth: 6}, sampleRows},
-		{"window.table", output.Table, output.Options{Window: 3}, sampleRows},
+		{"window.table", output.Table, output.WithWindow(output.Options{}, 3), sampleRows},
 		{"empty.box", output.Box, output.Options{}, nil},
 		{"empty.md", output.Markdown, output.Options{}, nil},
 		{"empty.csv", output.CSV, output.Options{Header: true}, nil},

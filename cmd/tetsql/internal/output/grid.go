@@ -23,8 +23,8 @@ var (
 	markdownStyle = gridStyle{sep: [3]string{"|", "|", "|"}, fill: "-", vert: "|", markdown: true}
 )
 
-// grid writes box, table and markdown modes. It buffers the first
-// Options.Window rows (their formatted cells in one byte arena) to size the
+// grid writes box, table and markdown modes. It buffers a first
+// window of rows (their formatted cells in one byte arena) to size the
 // columns, then writes them and streams every later row with the same
 // widths; a later, wider cell extends its row instead of being cut. Headers
 // are centred, as in sqlite3. A column is right-aligned when its declared
@@ -111,7 +111,7 @@ func (g *grid) Row(vals []any) error {
 		}
 	}
 	g.nrows++
-	if g.nrows >= g.opts.Window {
+	if g.nrows >= g.opts.window {
 		g.flushWindow()
 	}
 	return g.err

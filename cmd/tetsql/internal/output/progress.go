@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// ProgressInterval is the minimum time between two progress updates.
-const ProgressInterval = 250 * time.Millisecond
+// progressInterval is the minimum time between two progress updates.
+const progressInterval = 250 * time.Millisecond
 
 // Progress reports an export's progress (rows, bytes written, rates) on
 // one line of a terminal, rewriting it with \r at most once per
-// ProgressInterval. The caller decides whether stderr is a terminal and
+// progressInterval. The caller decides whether stderr is a terminal and
 // only creates a Progress if it is. Updates happen on the goroutine that
 // calls Add, so a Progress must not be used concurrently; a timer only
 // marks that an update is due. Call Done when the export ends.
@@ -30,12 +30,12 @@ type Progress struct {
 }
 
 // NewProgress returns a Progress that writes to out (typically os.Stderr).
-// The first update appears after ProgressInterval, so short exports print
+// The first update appears after progressInterval, so short exports print
 // nothing.
 func NewProgress(out io.Writer) *Progress {
 	p := &Progress{out: out, now: time.Now}
 	p.start = p.now()
-	p.timer = time.AfterFunc(ProgressInterval, func() { p.due.Store(true) })
+	p.timer = time.AfterFunc(progressInterval, func() { p.due.Store(true) })
 	return p
 }
 
@@ -55,7 +55,7 @@ func (p *Progress) Add(n int64) {
 	if p.due.Load() {
 		p.due.Store(false)
 		p.report()
-		p.timer.Reset(ProgressInterval)
+		p.timer.Reset(progressInterval)
 	}
 }
 

@@ -32,7 +32,7 @@ func TestRow_allocs(t *testing.T) {
 	}
 	for _, m := range output.Modes() {
 		t.Run(m.String(), func(t *testing.T) {
-			w, _ := output.New(m, io.Discard, output.Options{Header: true, Window: 8})
+			w, _ := output.New(m, io.Discard, output.WithWindow(output.Options{Header: true}, 8))
 			w.Header(streamCols)
 			i := 0
 			row := func() {
@@ -91,7 +91,7 @@ func TestGrid_window(t *testing.T) {
 	const window = 10
 	for _, m := range []output.Mode{output.Box, output.Table, output.Markdown} {
 		var buf bytes.Buffer
-		w, _ := output.New(m, &buf, output.Options{Window: window})
+		w, _ := output.New(m, &buf, output.WithWindow(output.Options{}, window))
 		w.Header(streamCols)
 		for i := range 1000 {
 			w.Row(streamRows[i%len(streamRows)])
@@ -118,7 +118,7 @@ func BenchmarkRow(b *testing.B) {
 		b.Run(m.String(), func(b *testing.B) {
 			size := func(rows int) int {
 				var buf bytes.Buffer
-				w, _ := output.New(m, &buf, output.Options{Window: 1})
+				w, _ := output.New(m, &buf, output.WithWindow(output.Options{}, 1))
 				w.Header(streamCols)
 				for i := range rows {
 					w.Row(streamRows[i])

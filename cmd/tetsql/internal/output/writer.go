@@ -35,9 +35,10 @@ type Column struct {
 	Type string
 }
 
-// DefaultWindow is the number of rows box, table and markdown buffer to
-// size their columns when Options.Window is zero.
-const DefaultWindow = 1000
+// defaultWindow is the number of rows box, table and markdown buffer to
+// compute column widths. Later rows reuse those widths, and a wider value
+// extends its own cell instead of being cut.
+const defaultWindow = 1000
 
 // Options tune a Writer. The zero value writes no CSV/TSV header row,
 // prints NULL as an empty string and does not truncate cells.
@@ -52,22 +53,21 @@ type Options struct {
 	// headers) wider than MaxWidth terminal columns, ending them with "…".
 	// Numbers are never cut.
 	MaxWidth int
-	// Window is the number of rows box, table and markdown buffer to
-	// compute column widths; 0 means DefaultWindow. Later rows reuse those
-	// widths, and a wider value extends its own cell instead of being cut.
-	Window int
+	// window replaces defaultWindow when positive; only tests set it (to
+	// see several windows in a few rows).
+	window int
 }
 
-// ErrNoHeader is returned by Row when Header has not been called.
-var ErrNoHeader = errors.New("output: Row called before Header")
+// errNoHeader is returned by Row when Header has not been called.
+var errNoHeader = errors.New("output: Row called before Header")
 
 // New returns a Writer that formats rows in the given mode onto w.
 func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
-	if opts.MaxWidth < 0 || opts.Window < 0 {
-		return nil, fmt.Errorf("output: negative MaxWidth (%d) or Window (%d)", opts.MaxWidth, opts.Window)
+	if opts.MaxWidth < 0 {
+		return nil, fmt.Errorf("output: negative MaxWidth (%d)", opts.MaxWidth)
 	}
-	if opts.Window == 0 {
-		opts.Window = DefaultWindow
+	if opts.window <= 0 {
+		opts.window = defaultWindow
 	}
 	switch mode {
 	case CSV:
@@ -119,7 +119,7 @@ func (b *base) check(vals []any) error {
 		return b.err
 	}
 	if !b.started {
-		b.err = ErrNoHeader
+		b.err = errNoHeader
 		return b.err
 	}
 	if len(vals) != len(b.cols) {
