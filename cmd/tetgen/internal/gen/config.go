@@ -47,9 +47,10 @@ type Config struct {
 	FileMeta map[string]string // metadata.file; nil for none
 }
 
-// AddDataset parses a --dataset spec (see ParseDataset) and appends it.
+// AddDataset parses a --dataset spec NAME:DTYPE:SHAPE:CHUNK[:CODEC[:DIM,DIM,…]]
+// (see parseDataset) and appends it.
 func (c *Config) AddDataset(spec string) error {
-	d, err := ParseDataset(spec)
+	d, err := parseDataset(spec)
 	if err != nil {
 		return err
 	}

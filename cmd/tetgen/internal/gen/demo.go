@@ -13,7 +13,7 @@ import (
 // Preset returns the configuration of a named preset.
 func Preset(name string) (*Config, error) {
 	if name == "demo" {
-		return Demo(), nil
+		return demo(), nil
 	}
 	return nil, fmt.Errorf("--preset %q: unknown preset (want demo)", name)
 }
@@ -21,11 +21,11 @@ func Preset(name string) (*Config, error) {
 // demoSeed seeds the demo's weather noise.
 const demoSeed uint64 = 2024
 
-// Demo is the configuration of testdata/demo.tet: synthetic weather-like
+// demo is the configuration of testdata/demo.tet: synthetic weather-like
 // data for 2024 (see testdata/README.md). It is deterministic: values are
 // rounded to 0.1 so that last-bit differences in math functions between
 // CPU architectures cannot change the bytes.
-func Demo() *Config {
+func demo() *Config {
 	days := dateLabels(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 366)
 	names := make([]string, len(demoStations))
 	elev := make([]byte, 0, 4*len(demoStations))

@@ -21,7 +21,11 @@ func TestDemo_regenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fileBytes(t, gen.Demo(), 0)
+	cfg, err := gen.Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fileBytes(t, cfg, 0)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("testdata/demo.tet differs from the demo preset (%d vs %d bytes); "+
 			"regenerate it with: go run ./cmd/tetgen -o testdata/demo.tet --preset demo", len(want), len(got))

@@ -29,10 +29,10 @@ type Dataset struct {
 	Data []byte
 }
 
-// ParseDataset parses NAME:DTYPE:SHAPE:CHUNK[:CODEC[:DIM,DIM,…]], with
+// parseDataset parses NAME:DTYPE:SHAPE:CHUNK[:CODEC[:DIM,DIM,…]], with
 // SHAPE and CHUNK written AxBxC, DTYPE one of f16 f32 f64 i16 i32 i64 u8
 // u16 u32 u64 and CODEC raw (default) or zstd.
-func ParseDataset(s string) (Dataset, error) {
+func parseDataset(s string) (Dataset, error) {
 	var d Dataset
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("--dataset %q: %s (want NAME:DTYPE:SHAPE:CHUNK[:CODEC[:DIM,DIM,...]], e.g. grid:f32:4096x4096:256x256:zstd:y,x)",
