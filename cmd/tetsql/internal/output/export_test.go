@@ -45,3 +45,9 @@ func StopTimer(p *Progress) {
 	p.timer.Stop()
 	p.due.Store(false)
 }
+
+// Rows returns the number of rows counted so far.
+func (p *Progress) Rows() int64 { return p.rows }
+
+// Bytes returns the number of bytes counted so far.
+func (p *Progress) Bytes() int64 { return p.bytes.Load() }

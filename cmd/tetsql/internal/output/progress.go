@@ -59,12 +59,6 @@ func (p *Progress) Add(n int64) {
 	}
 }
 
-// Rows returns the number of rows counted so far.
-func (p *Progress) Rows() int64 { return p.rows }
-
-// Bytes returns the number of bytes counted so far.
-func (p *Progress) Bytes() int64 { return p.bytes.Load() }
-
 // Done stops the updates and clears the line if one was drawn.
 func (p *Progress) Done() {
 	p.timer.Stop()
