@@ -14,6 +14,12 @@
 // out are valid only until the file is closed; long-lived readers pin the
 // mapping with [File.Acquire].
 //
+// [Format] is the format as the engine sees it, an array.Format: an
+// opened [File] is an array.Source whose Arrays are its datasets, with
+// every optional capability of package array (pinning, guarded reads,
+// change checks, page eviction, history, description, verification).
+// The sentinels other than [ErrBadMagic] are array's own values.
+//
 // [Writer] writes files in the reference layout, streaming one chunk at a
 // time, into a temporary file renamed into place on success.
 package tetcore
