@@ -1,6 +1,7 @@
 // Package tetcore provides reading, validation and writing of .tet files,
 // the single-file container of chunked N-dimensional arrays described in
-// the tet format specification, layout v1 (shared/spec/tet-format-v1.md).
+// the tet format specification, layout v1 (summarised in docs/SQL.md and
+// docs/ARCHITECTURE.md; the specification is published with the format).
 //
 // A file is opened once with [Open] (read-only, memory-mapped) or parsed
 // from bytes with [Parse]. Every structural rule of the format is checked

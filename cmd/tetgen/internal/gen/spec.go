@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
@@ -104,14 +105,14 @@ func parseDType(s string) (tetcore.DType, error) {
 	return 0, fmt.Errorf("unknown dtype %q (want one of %s)", s, strings.Join(names, " "))
 }
 
-// parseDims parses AxBxC into positive sizes, rank 1..8.
+// parseDims parses AxBxC into positive sizes, rank 1..array.MaxRank.
 func parseDims(s string) ([]int64, error) {
 	if s == "" {
 		return nil, fmt.Errorf("empty")
 	}
 	parts := strings.Split(s, "x")
-	if len(parts) > 8 {
-		return nil, fmt.Errorf("%q has rank %d, at most 8 axes are allowed", s, len(parts))
+	if len(parts) > array.MaxRank {
+		return nil, fmt.Errorf("%q has rank %d, at most %d axes are allowed", s, len(parts), array.MaxRank)
 	}
 	out := make([]int64, len(parts))
 	for i, p := range parts {
