@@ -24,7 +24,7 @@ type boundCursor struct {
 	fault error
 }
 
-func cursorHdr(p uintptr) *cCursor      { return (*cCursor)(cptr(p)) }
+func cursorHdr(p uintptr) *cCursor    { return (*cCursor)(cptr(p)) }
 func cursorOf(p uintptr) *boundCursor { return (*boundCursor)(cursorHdr(p).obj) }
 
 // failCursor reports err through pVtab->zErrMsg of the cursor's table.

@@ -25,7 +25,7 @@ type boundTable struct {
 	inList InLister // impl, if it reads IN lists whole
 }
 
-func vtabOf(p uintptr) *cVtab        { return (*cVtab)(cptr(p)) }
+func vtabOf(p uintptr) *cVtab       { return (*cVtab)(cptr(p)) }
 func tableOf(p uintptr) *boundTable { return (*boundTable)(vtabOf(p).obj) }
 
 var (
