@@ -247,12 +247,10 @@ func (t *metaTable) Disconnect() error {
 // Destroy is Disconnect: dropping the table never touches the file.
 func (t *metaTable) Destroy() error { return t.Disconnect() }
 
-// Panicked implements sqlitevt.PanicHandler.
-func (t *metaTable) Panicked(where string, p any) error {
-	err := internalError("", where, p)
-	t.session.setErr(err)
-	return err
-}
+// Panicked implements sqlitevt.PanicHandler. Unlike a cells or
+// aggregate table, it keeps nothing on the session: SQLite reports the
+// error itself.
+func (t *metaTable) Panicked(where string, p any) error { return internalError("", where, p) }
 
 type metaCursor struct {
 	t    *metaTable
