@@ -156,6 +156,7 @@ type PanicError struct {
 	Value any    // what was panicked with
 }
 
+// Error says where the panic happened and what it was.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("sqlitevt: panic in %s: %v", e.Where, e.Value)
 }

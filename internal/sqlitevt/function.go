@@ -11,8 +11,8 @@ import (
 // CreateFunction registers the scalar SQL function name taking nArg
 // arguments (-1: any number) on the connection, with body f; SQLite
 // forgets it when the connection closes. A panic in f becomes the
-// statement's error (a [*PanicError]). The function is deterministic
-// neither for SQLite nor in fact: it is called for every row.
+// statement's error (a [*PanicError]). SQLite takes it as
+// non-deterministic, so it is called again wherever it appears.
 func (h Handle) CreateFunction(name string, nArg int, f Func) error {
 	tls := libc.NewTLS()
 	defer tls.Close()
