@@ -110,7 +110,9 @@ type Cursor interface {
 	Filter(idxNum int, idxStr string, vals []Value) error
 	// Next moves to the next row.
 	Next() error
-	// Eof reports whether the scan is past its last row.
+	// Eof reports whether the scan is past its last row. It is asked
+	// once after each successful Filter and Next, and its answer kept
+	// until the next one.
 	Eof() bool
 	// Column writes column col of the current row into r; an error
 	// becomes the statement's error.

@@ -19,9 +19,9 @@ type boundCursor struct {
 	table *boundTable
 	vals  []Value // Filter arguments, reused
 	res   Result  // handed to Column, reused (its C buffer too)
-	// fault is a panic recovered in xEof, reported by the next callback
-	// that can fail (see safe.go).
-	fault error
+	// eof is the cursor's Eof, asked right after each successful Filter
+	// and Next (see xEof).
+	eof bool
 }
 
 func cursorHdr(p uintptr) *cCursor    { return (*cCursor)(cptr(p)) }
@@ -68,9 +68,10 @@ func xClose(tls *libc.TLS, pCur uintptr) int32 {
 	return lib.SQLITE_OK
 }
 
-func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int32, argv uintptr) int32 {
+// xFilter starts a scan; where names the callback running, for
+// safeFilter's recover.
+func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int32, argv uintptr, where *string) int32 {
 	bc := cursorOf(pCur)
-	bc.fault = nil
 	bc.vals = bc.vals[:0]
 	if argc > 0 {
 		for _, v := range unsafe.Slice((*uintptr)(cptr(argv)), argc) {
@@ -90,6 +91,8 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 	if err := bc.impl.Filter(int(idxNum), goString(idxStr), bc.vals); err != nil {
 		return failCursor(tls, pCur, err)
 	}
+	*where = "xEof"
+	bc.eof = bc.impl.Eof()
 	return lib.SQLITE_OK
 }
 
@@ -133,33 +136,29 @@ func valueBytes(v Value) int64 {
 	return 24
 }
 
-// The per-row callbacks (xNext, xEof, xColumn) recover in their own
-// bodies: one deferred recover per call, no extra call.
+// The per-row callbacks xNext and xColumn recover in their own bodies:
+// one deferred recover per call, no extra call.
 
+// xNext moves to the next row and asks whether it is past the end.
 func xNext(tls *libc.TLS, pCur uintptr) (rc int32) {
 	bc := cursorOf(pCur)
-	defer bc.recoverCursor(tls, "xNext", pCur, &rc)
-	if bc.fault != nil {
-		return failCursor(tls, pCur, bc.fault)
-	}
+	where := "xNext"
+	defer bc.recoverCursor(tls, &where, pCur, &rc)
 	if err := bc.impl.Next(); err != nil {
 		return failCursor(tls, pCur, err) // SQLite reports zErrMsg
 	}
+	where = "xEof"
+	bc.eof = bc.impl.Eof()
 	return lib.SQLITE_OK
 }
 
-// xEof cannot fail: a panic is kept as the cursor's fault and the scan
-// goes on, so that the next xColumn, xRowid or xNext reports it (ending
-// the scan instead would silently truncate the result).
-func xEof(tls *libc.TLS, pCur uintptr) (eof int32) {
-	bc := cursorOf(pCur)
-	defer func() {
-		if p := recover(); p != nil {
-			bc.fault = bc.table.panicked("xEof", p)
-			eof = 0
-		}
-	}()
-	if bc.fault == nil && bc.impl.Eof() {
+// xEof reports the Eof that xFilter or xNext asked: SQLite calls xEof
+// only right after one of them succeeded. Asking there puts Eof under
+// their recover, where a panic can fail the statement (xEof itself
+// cannot fail: ending the scan instead would silently truncate the
+// result), and leaves xEof one load, without a defer.
+func xEof(tls *libc.TLS, pCur uintptr) int32 {
+	if cursorOf(pCur).eof {
 		return 1
 	}
 	return 0
@@ -171,10 +170,6 @@ func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) (rc int32) {
 	r := &bc.res
 	r.tls, r.ctx = tls, ctx
 	defer bc.recoverColumn(&rc)
-	if bc.fault != nil {
-		r.Error(bc.fault)
-		return lib.SQLITE_ERROR
-	}
 	if err := bc.impl.Column(r, int(col)); err != nil {
 		r.Error(err)
 		return lib.SQLITE_ERROR
@@ -183,11 +178,7 @@ func xColumn(tls *libc.TLS, pCur, ctx uintptr, col int32) (rc int32) {
 }
 
 func xRowid(tls *libc.TLS, pCur, pRowid uintptr) int32 {
-	bc := cursorOf(pCur)
-	if bc.fault != nil {
-		return failCursor(tls, pCur, bc.fault)
-	}
-	id, err := bc.impl.Rowid()
+	id, err := cursorOf(pCur).impl.Rowid()
 	if err != nil {
 		return failCursor(tls, pCur, err)
 	}

@@ -26,8 +26,8 @@
 //   - Every callback recovers panics: a panic must not unwind through the
 //     transpiled C code (which holds locks). The panic becomes the
 //     statement's error, through [PanicHandler] if the table implements
-//     it. A panic in xEof, which cannot fail, is kept on the cursor and
-//     reported by its next Next, Column or Rowid.
+//     it. A cursor's Eof is asked inside xFilter and xNext, which can
+//     fail, so a panic there fails the statement too (xEof cannot fail).
 //   - Changes (INSERT, UPDATE, DELETE) are refused, with the table's own
 //     message if it implements [Refuser].
 //

@@ -50,8 +50,8 @@ func theModule() (uintptr, error) {
 		}
 		m := (*lib.Sqlite3_module)(cptr(p))
 		m.FiVersion = 1
-		// Every entry recovers panics (safe.go, and xNext, xEof, xColumn
-		// in their own bodies).
+		// Every entry recovers panics (safe.go, and xNext and xColumn in
+		// their own bodies; xEof runs no code of the table).
 		m.FxCreate = cfunc(safeCreate) // distinct from xConnect: no eponymous table
 		m.FxConnect = cfunc(safeConnect)
 		m.FxBestIndex = cfunc(safeBestIndex)

@@ -6,8 +6,8 @@ import (
 )
 
 // Panic-safe entry points: the module points SQLite at these (the
-// per-row xNext, xEof and xColumn recover in their own bodies, see
-// cursor.go). A panic must not unwind through the transpiled C code,
+// per-row xNext and xColumn recover in their own bodies, and xEof runs
+// no code of the table; see cursor.go). A panic must not unwind through the transpiled C code,
 // which holds locks: it becomes SQLITE_ERROR with the error the table's
 // PanicHandler makes of it as the statement's message.
 
@@ -94,20 +94,23 @@ func safeClose(tls *libc.TLS, pCur uintptr) (rc int32) {
 	return xClose(tls, pCur)
 }
 
-// recoverCursor reports a panic through the cursor's table.
-func (bc *boundCursor) recoverCursor(tls *libc.TLS, where string, pCur uintptr, rc *int32) {
+// recoverCursor reports a panic in the callback *where through the
+// cursor's table.
+func (bc *boundCursor) recoverCursor(tls *libc.TLS, where *string, pCur uintptr, rc *int32) {
 	if p := recover(); p != nil {
-		*rc = failCursor(tls, pCur, bc.table.panicked(where, p))
+		*rc = failCursor(tls, pCur, bc.table.panicked(*where, p))
 	}
 }
 
 func safeFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int32, argv uintptr) (rc int32) {
-	defer cursorOf(pCur).recoverCursor(tls, "xFilter", pCur, &rc)
-	return xFilter(tls, pCur, idxNum, idxStr, argc, argv)
+	where := "xFilter"
+	defer cursorOf(pCur).recoverCursor(tls, &where, pCur, &rc)
+	return xFilter(tls, pCur, idxNum, idxStr, argc, argv, &where)
 }
 
 func safeRowid(tls *libc.TLS, pCur, pRowid uintptr) (rc int32) {
-	defer cursorOf(pCur).recoverCursor(tls, "xRowid", pCur, &rc)
+	where := "xRowid"
+	defer cursorOf(pCur).recoverCursor(tls, &where, pCur, &rc)
 	return xRowid(tls, pCur, pRowid)
 }
 
