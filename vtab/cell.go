@@ -11,7 +11,7 @@ import (
 // Column writes column col of the current row into r without boxing it:
 // REAL for floats (NaN as NULL), INTEGER for integers, REAL for a u64
 // above 2^63-1, TEXT for labels. It is on the per-row path: no
-// allocation, no interface.
+// allocation, no value boxed into an interface.
 func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
 	if c.err != nil {
 		return c.err
