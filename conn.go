@@ -222,14 +222,11 @@ func (c *Conn) stale() bool {
 // Close closes the SQLite connection; its tables release their files.
 func (c *Conn) Close() error {
 	c.snap.close()
+	if c.step != nil {
+		c.step.close() // before the handle goes: no interrupt may reach it
+	}
 	err := c.inner.Close()
 	vtab.CloseSession(c.session)
-	if c.step != nil {
-		c.step.mu.Lock()
-		c.step.db = 0
-		c.step.close()
-		c.step.mu.Unlock()
-	}
 	return err
 }
 

@@ -60,9 +60,6 @@ func NewConnector(cfg Config) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := vtab.Register(); err != nil {
-		return nil, err
-	}
 	return &Connector{cfg: cfg, aliases: aliases}, nil
 }
 

@@ -8,10 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"modernc.org/libc"
-	lib "modernc.org/sqlite/lib"
-
-	"github.com/tetsql/tetsql/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
 // Resource limits for one statement: a time limit (Config.StatementTimeout)
@@ -86,35 +83,30 @@ func (c *Conn) limitCtx(ctx context.Context) (context.Context, context.CancelFun
 // (inside QueryContext), so pure SQLite work between two rows (a
 // recursive CTE, a sort's merge) would run on after a deadline.
 type stepper struct {
-	db  uintptr   // sqlite3*, 0 if unknown
-	tls *libc.TLS // for the calls made from other goroutines
-	mu  sync.Mutex
-	on  bool // a step runs
+	db sqlitevt.Handle // zero if unknown, or once the connection is closed
+	mu sync.Mutex
+	on bool // a step runs
 }
 
-// newStepper finds the sqlite3 handle of modernc's connection. modernc
-// exposes none, so it reads the connection's db field; should a later
-// modernc rename it, stepping is merely not interrupted (the cursors of
-// the tet tables still watch the context).
+// newStepper finds the sqlite3 handle of modernc's connection; should a
+// later modernc hide it, stepping is merely not interrupted (the cursors
+// of the tet tables still watch the context).
 func newStepper(inner driver.Conn) *stepper {
-	db, err := vtab.ConnHandle(inner)
-	if err != nil {
-		return &stepper{}
-	}
-	return &stepper{db: db, tls: libc.NewTLS()}
+	db, _ := sqlitevt.HandleOf(inner)
+	return &stepper{db: db}
 }
 
 // watch arranges that the end of ctx interrupts the steps of a
 // statement's rows (see step); the returned stop undoes it. Registering
 // once per statement, not per row, keeps a row's cost at two lock pairs.
 func (s *stepper) watch(ctx context.Context) (stop func() bool) {
-	if s.db == 0 || ctx == nil || ctx.Done() == nil {
+	if s.db.IsZero() || ctx == nil || ctx.Done() == nil {
 		return nil
 	}
 	return context.AfterFunc(ctx, func() {
 		s.mu.Lock()
-		if s.on {
-			lib.Xsqlite3_interrupt(s.tls, s.db)
+		if s.on && !s.db.IsZero() {
+			s.db.Interrupt()
 		}
 		s.mu.Unlock()
 	})
@@ -142,19 +134,19 @@ func (s *stepper) end() {
 
 // setLimits applies sqlite3_limit settings.
 func (c *Conn) setLimits(ls []sqliteLimit) error {
-	if c.step.db == 0 {
+	if c.step.db.IsZero() {
 		return errors.New("tetsql: safe mode: cannot reach the SQLite connection to set its limits")
 	}
 	for _, l := range ls {
-		lib.Xsqlite3_limit(c.step.tls, c.step.db, l.id, l.val)
+		c.step.db.SetLimit(l.id, l.val)
 	}
 	return nil
 }
 
-// close releases the stepper's TLS.
+// close forgets the connection, which is being closed: no interrupt may
+// reach it any more.
 func (s *stepper) close() {
-	if s.tls != nil {
-		s.tls.Close()
-		s.tls = nil
-	}
+	s.mu.Lock()
+	s.db = sqlitevt.Handle{}
+	s.mu.Unlock()
 }

@@ -10,7 +10,7 @@ import (
 
 	sqlite "modernc.org/sqlite"
 
-	"github.com/tetsql/tetsql/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
 // A pooled connection passes from one user to the next. Whatever a user
@@ -21,7 +21,7 @@ import (
 // taken when it was set up and reports driver.ErrBadConn when anything
 // differs: database/sql then closes it and the next user gets a fresh
 // connection, set up from scratch. The comparison reads SQLite's
-// connection object (vtab.ReadConnState: the PRAGMA settings, the
+// connection object (sqlitevt.Handle.State: the PRAGMA settings, the
 // schemas with their schema cookies and object counts, the transaction)
 // and runs one prepared probe, so a connection left as it was costs a few
 // microseconds per reuse (see BenchmarkResetSession). Tet tables
@@ -30,10 +30,10 @@ import (
 
 // snapshot is a connection's state as set up.
 type snapshot struct {
-	state  vtab.ConnState // PRAGMAs, schemas, transaction (see vtab.ReadConnState)
-	like   bool           // 'a' LIKE 'A': PRAGMA case_sensitive_like has no reader
-	tables uint64         // the session's TableEvents
-	probe  driver.Stmt    // SELECT 'a' LIKE 'A', kept prepared
+	state  sqlitevt.ConnState // PRAGMAs, schemas, transaction (see sqlitevt.Handle.State)
+	like   bool               // 'a' LIKE 'A': PRAGMA case_sensitive_like has no reader
+	tables uint64             // the session's TableEvents
+	probe  driver.Stmt        // SELECT 'a' LIKE 'A', kept prepared
 }
 
 func (s *snapshot) close() {
@@ -92,9 +92,9 @@ func (c *Conn) takeSnapshot(ctx context.Context) error {
 		return fmt.Errorf("tetsql: snapshot: %w", err)
 	}
 	like, err := runProbe(ctx, probe)
-	var state vtab.ConnState
+	var state sqlitevt.ConnState
 	if err == nil {
-		state, err = vtab.ReadConnState(c.inner)
+		state, err = connState(c.inner)
 	}
 	if err != nil {
 		probe.Close()
@@ -117,7 +117,7 @@ func (c *Conn) changed() bool {
 	if c.session.TableEvents() != c.snap.tables || c.pragmaSet != nil && c.pragmaSet.Load() {
 		return true
 	}
-	state, err := vtab.ReadConnState(c.inner)
+	state, err := connState(c.inner)
 	if err != nil || state != c.snap.state {
 		return true
 	}
@@ -125,4 +125,13 @@ func (c *Conn) changed() bool {
 	// sound connection look changed (and be thrown away).
 	like, err := runProbe(context.Background(), c.snap.probe)
 	return err != nil || like != c.snap.like
+}
+
+// connState reads the state of inner, a connection nobody is using.
+func connState(inner driver.Conn) (sqlitevt.ConnState, error) {
+	h, err := sqlitevt.HandleOf(inner)
+	if err != nil {
+		return sqlitevt.ConnState{}, err
+	}
+	return h.State(), nil
 }

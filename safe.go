@@ -7,7 +7,8 @@ import (
 	"sync"
 
 	sqlite "modernc.org/sqlite"
-	lib "modernc.org/sqlite/lib"
+
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
 // Safe mode (Config.Safe, DSN option safe=1) is for SQL written by
@@ -181,7 +182,7 @@ func (c *Conn) trust(fn func() error) error {
 // the program's own Attach.
 func (c *Conn) allowAttach() {
 	if c.guard != nil {
-		c.setLimits([]sqliteLimit{{lib.SQLITE_LIMIT_ATTACHED, int32(min(len(c.files)+1, 125))}})
+		c.setLimits([]sqliteLimit{{sqlitevt.LimitAttached, int32(min(len(c.files)+1, 125))}})
 	}
 }
 
@@ -309,7 +310,7 @@ func nextWord(q string) (string, string) {
 
 // sqliteLimit is one sqlite3_limit setting.
 type sqliteLimit struct {
-	id  int32
+	id  sqlitevt.Limit
 	val int32
 }
 
@@ -317,13 +318,13 @@ type sqliteLimit struct {
 // bound what one statement can make SQLite allocate or compile.
 func safeLimits(attached int) []sqliteLimit {
 	return []sqliteLimit{
-		{lib.SQLITE_LIMIT_LENGTH, SafeMaxLength},               // a string or blob: zeroblob, printf, group_concat
-		{lib.SQLITE_LIMIT_SQL_LENGTH, 1_000_000},               // the statement's text
-		{lib.SQLITE_LIMIT_EXPR_DEPTH, 500},                     // nesting of an expression
-		{lib.SQLITE_LIMIT_COMPOUND_SELECT, 100},                // terms of a UNION chain
-		{lib.SQLITE_LIMIT_VARIABLE_NUMBER, 999},                // ?NNN parameters
-		{lib.SQLITE_LIMIT_FUNCTION_ARG, 100},                   // arguments of one function
-		{lib.SQLITE_LIMIT_ATTACHED, int32(min(attached, 125))}, // the files given: no more
+		{sqlitevt.LimitLength, SafeMaxLength},               // a string or blob: zeroblob, printf, group_concat
+		{sqlitevt.LimitSQLLength, 1_000_000},                // the statement's text
+		{sqlitevt.LimitExprDepth, 500},                      // nesting of an expression
+		{sqlitevt.LimitCompoundSelect, 100},                 // terms of a UNION chain
+		{sqlitevt.LimitVariableNumber, 999},                 // ?NNN parameters
+		{sqlitevt.LimitFunctionArg, 100},                    // arguments of one function
+		{sqlitevt.LimitAttached, int32(min(attached, 125))}, // the files given: no more
 	}
 }
 

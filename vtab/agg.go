@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 
 	"github.com/tetsql/tetsql/planner"
 )
@@ -26,7 +26,7 @@ type aggTable struct {
 	byCol int
 }
 
-func newAgg(ctx vtab.Context, a tableArgs, h *Handle) (*aggTable, error) {
+func newAgg(ctx sqlitevt.Context, a tableArgs, h *Handle) (*aggTable, error) {
 	at, cols, err := newArrayTable(a, h)
 	if err != nil {
 		return nil, err
@@ -58,31 +58,20 @@ func (t *aggTable) target(col int) (planner.Target, bool) {
 	return planner.Target{}, false
 }
 
-// BestIndex is the fallback binding's entry. That binding cannot see a
-// constraint's collation, and label terms must be consumed to select
-// elements, so there they are taken as BINARY (documented in docs/SQL.md).
-func (t *aggTable) BestIndex(info *vtab.IndexInfo) error {
-	return t.bestIndex(info, assumeBinary{})
-}
-
-// assumeBinary takes every constraint as BINARY (fallback binding only).
-type assumeBinary struct{}
-
-func (assumeBinary) binary(int) bool { return true }
-
-// bestIndex consumes "by = ?" and every dim and label comparison (labels
+// BestIndex consumes "by = ?" and every dim and label comparison (labels
 // only under the BINARY collation: a label term under another collation
 // is left to SQLite and so filters the output rows); see aggTable.
 // idxStr lists argv entries as for cells tables, plus "b" for the by
 // argument. A by term that is not usable prices the plan out.
-func (t *aggTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
+func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
+	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
 	byUnusable := false
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		if c.Column == t.byCol {
-			if c.Op != vtab.OpEQ || !c.Usable {
+			if c.Op != sqlitevt.OpEQ || !c.Usable {
 				byUnusable = true
 				continue
 			}
@@ -92,7 +81,7 @@ func (t *aggTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !coll.binary(i) {
+		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !isBinary(c) {
 			continue
 		}
 		c.ArgIndex, c.Omit = len(parts), true
@@ -125,7 +114,8 @@ func (t *aggTable) cost(cons []planner.Constraint) float64 {
 }
 
 // Open starts a cursor; it pins the file's mapping until Close.
-func (t *aggTable) Open() (vtab.Cursor, error) {
+func (t *aggTable) Open() (sqlitevt.Cursor, error) {
+	panicPoint("xOpen")
 	if err := t.session.pin(t.h.File, t.qualified); err != nil {
 		return nil, err
 	}
@@ -135,10 +125,10 @@ func (t *aggTable) Open() (vtab.Cursor, error) {
 }
 
 // Disconnect releases the table's file handle.
-func (t *aggTable) Disconnect() error { t.session.tableEvent(); return t.h.Close() }
+func (t *aggTable) Disconnect() error { return t.release() }
 
 // Destroy is Disconnect: dropping the table never touches the file.
-func (t *aggTable) Destroy() error { t.session.tableEvent(); return t.h.Close() }
+func (t *aggTable) Destroy() error { return t.release() }
 
 // parseBy resolves the by argument to a keep mask over the axes.
 func (t *aggTable) parseBy(v any) ([]bool, error) {

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 
 	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
@@ -44,7 +44,8 @@ type aggCursor struct {
 
 // Filter selects, folds every intersecting chunk (in parallel) and
 // positions on the first output row.
-func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
+func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
+	panicPoint("xFilter")
 	if c.started.IsZero() {
 		c.started = time.Now()
 	}
@@ -62,7 +63,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 			c.by = v
 			continue
 		}
-		if l, ok := v.(InList); ok && sp.op == planner.OpEQ {
+		if l, ok := v.(sqlitevt.InList); ok && sp.op == planner.OpEQ {
 			idx, err := c.inIndices(sp.target, l)
 			if err != nil {
 				return fmt.Errorf("tet: %s: %w", c.t.qualified, err)

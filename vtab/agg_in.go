@@ -3,10 +3,12 @@ package vtab
 import (
 	"slices"
 
+	"github.com/tetsql/tetsql/internal/sqlitevt"
+
 	"github.com/tetsql/tetsql/planner"
 )
 
-// IN lists read whole (the direct binding; see InList). An aggregate
+// IN lists read whole (see sqlitevt.InLister). An aggregate
 // folds every listed value of an axis into the same result rows, instead
 // of running once per value: "station_label IN ('a','b')" gives one row
 // over both stations. The list becomes the exact set of indices it
@@ -20,12 +22,14 @@ type inTerm struct {
 	idx    []int64 // selected indices on the axis, sorted, distinct
 }
 
-func (t *aggTable) inListColumn(col int) bool { return col >= 0 && col < t.first }
+// InListColumn implements sqlitevt.InLister: IN lists on dim and label
+// columns are read whole.
+func (t *aggTable) InListColumn(col int) bool { return col >= 0 && col < t.first }
 
 // inIndices returns the indices of axis tg.Axis that equal one of vals,
 // planning each value as "tg = v" so that the semantics are those of a
 // single equality (affinity, NULL, labels the planner cannot resolve).
-func (c *aggCursor) inIndices(tg planner.Target, vals InList) ([]int64, error) {
+func (c *aggCursor) inIndices(tg planner.Target, vals sqlitevt.InList) ([]int64, error) {
 	var p planner.Plan
 	var out []int64
 	a := tg.Axis

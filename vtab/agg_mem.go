@@ -1,13 +1,13 @@
 package vtab
 
 import (
-	"unsafe"
+	"reflect"
 
 	"github.com/tetsql/tetsql/internal/fold"
 )
 
 // groupBytes is the memory of one group's partial result.
-const groupBytes = int64(unsafe.Sizeof(fold.Stats{}))
+var groupBytes = int64(reflect.TypeFor[fold.Stats]().Size())
 
 // reserve sizes the buffers of a fold into ngroups groups from the exact
 // axis selections, before any is allocated, and fails above the

@@ -26,8 +26,8 @@ import (
 //
 // An OR of terms on grouped axes thus gives exactly the groups of the
 // combined condition; an OR whose terms select different elements on an
-// ungrouped axis gives one row per distinct selection (as an IN list does
-// with the fallback binding), never a row of one term in place of another's.
+// ungrouped axis gives one row per distinct selection, never a row of one
+// term in place of another's.
 
 // maxRowidBlocks bounds the identities a cursor remembers; past it the
 // map is cleared but bases keep increasing, so a rowid is never reused.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
 // parseAggSpecs parses an aggregate idxStr: cells entries plus "b".
@@ -61,74 +61,83 @@ func (c *aggCursor) keptPos(a int) int {
 	return -1
 }
 
-// Column returns a dim, label, result or the by column of the row.
-func (c *aggCursor) Column(col int) (vtab.Value, error) {
+// Column writes a dim, label, result or the by column of the row.
+func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 	panicPoint("xColumn")
 	t := c.t
 	switch {
 	case col < len(t.dims):
 		if k := c.keptPos(col); k >= 0 {
-			return c.groupIndex(k), nil
+			r.Int64(c.groupIndex(k))
+		} else if c.fixed[col] >= 0 {
+			r.Int64(c.fixed[col])
+		} else {
+			r.Null()
 		}
-		if c.fixed[col] >= 0 {
-			return c.fixed[col], nil
-		}
-		return nil, nil
+		return nil
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
 		if k := c.keptPos(a); k >= 0 {
-			return t.ds.Labels[a][c.groupIndex(k)], nil
+			r.Text(t.ds.Labels[a][c.groupIndex(k)])
+		} else if c.fixed[a] >= 0 {
+			r.Text(t.ds.Labels[a][c.fixed[a]])
+		} else {
+			r.Null()
 		}
-		if c.fixed[a] >= 0 {
-			return t.ds.Labels[a][c.fixed[a]], nil
-		}
-		return nil, nil
+		return nil
 	case col == t.byCol:
-		return c.by, nil
+		r.Value(c.by)
+		return nil
 	}
 	s := &c.groups[c.g]
+	// optional writes a float result, NULL when there is none or it is NaN.
+	optional := func(v float64, ok bool) {
+		if !ok || v != v {
+			r.Null()
+		} else {
+			r.Float64(v)
+		}
+	}
 	switch aggResults[col-t.first] {
 	case "count":
-		return s.Count(), nil
+		r.Int64(s.Count())
 	case "null_count":
-		return s.NullCount(), nil
+		r.Int64(s.NullCount())
 	case "sum":
 		if v, ok := s.IntSum(); ok {
-			return v, nil
+			r.Int64(v)
+		} else {
+			optional(s.Sum())
 		}
-		return optional(s.Sum())
 	case "mean":
-		return optional(s.Mean())
+		optional(s.Mean())
 	case "min":
 		if v, ok := s.IntMin(); ok {
-			return v, nil
+			r.Int64(v)
+		} else {
+			optional(s.Min())
 		}
-		return optional(s.Min())
 	case "max":
 		if v, ok := s.IntMax(); ok {
-			return v, nil
+			r.Int64(v)
+		} else {
+			optional(s.Max())
 		}
-		return optional(s.Max())
 	case "var":
-		return optional(s.Var())
+		optional(s.Var())
 	case "std":
-		return optional(s.Std())
+		optional(s.Std())
+	default:
+		return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 	}
-	return nil, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
-}
-
-func optional(v float64, ok bool) (vtab.Value, error) {
-	if !ok || v != v {
-		return nil, nil
-	}
-	return v, nil
+	return nil
 }
 
 // Close records the scan's statistics and unpins the file.
 func (c *aggCursor) Close() error {
 	if !c.started.IsZero() {
 		c.stats.Elapsed = time.Since(c.started)
-		c.t.session.record(c.stats)
+		c.t.record(c.stats)
 	}
 	c.t.session.release(&c.held)
 	c.t.h.File.Release()

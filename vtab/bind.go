@@ -1,107 +1,131 @@
 package vtab
 
 import (
-	"os"
-	"sync/atomic"
+	"sync"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
-// The tables (cells.go, agg.go, meta.go) are written against the small
-// interfaces of modernc.org/sqlite/vtab: Table, Cursor, IndexInfo, Value.
-// Two bindings put them in front of SQLite:
-//
-//   - "direct" (bind_direct*.go, the default): the module is registered
-//     with sqlite3_create_module_v2 on each connection Open opens, and
-//     SQLite calls our own callbacks, which find their
-//     Go objects through a pointer slot next to SQLite's header and hand
-//     column values to sqlite3_result_* without boxing. It also reads IN
-//     lists whole for aggregate tables, reports xNext errors with their
-//     message and keeps tet_last_scan() per connection.
-//   - "modernc" (bind_modernc_safe.go, open.go): modernc's vtab package,
-//     through a private modernc Driver per session, which looks every
-//     callback's object up in a global map under a lock and passes column
-//     values as interfaces.
-//
-// TETSQL_VTAB=modernc in the environment, or setting Binding before the
-// first Register, selects the fallback.
+// The tables are put in front of SQLite by internal/sqlitevt: [Open]
+// registers the "tet" module and tet_last_scan() on each connection it
+// opens, with a connState that carries the connection's session. A
+// table created on a connection therefore always belongs to that
+// connection's session, whatever its arguments say. Nothing is
+// registered process-wide: a program's own modernc.org/sqlite
+// connections never see the module.
 
-// Binding is the binding the first Register installs: "direct" or
-// "modernc". It defaults to $TETSQL_VTAB, else "direct".
-var Binding = defaultBinding()
+// ModuleName is the name the module is registered under.
+const ModuleName = "tet"
 
-// BindingDirect and BindingModernc are the values of Binding.
-const (
-	BindingDirect  = "direct"
-	BindingModernc = "modernc"
-)
+// connState is what the binding keeps per SQLite connection: the
+// session its tables belong to, and the last scan finished on it, for
+// tet_last_scan().
+type connState struct {
+	session *Session // fixed when the connection is bound
+	mu      sync.Mutex
+	epoch   uint64 // the session's Forget count when last was recorded
+	last    ScanStats
+	any     bool
+}
 
-func defaultBinding() string {
-	if os.Getenv("TETSQL_VTAB") == BindingModernc {
-		return BindingModernc
+// bind creates the module and tet_last_scan() on the connection h, which
+// the caller has just opened and nobody else uses yet; its tables belong
+// to session s (nil: none).
+func bind(h sqlitevt.Handle, s *Session) error {
+	cs := &connState{session: s}
+	if err := h.CreateModule(ModuleName, &module{conn: cs}); err != nil {
+		return err
 	}
-	return BindingDirect
+	return h.CreateFunction("tet_last_scan", 0, cs.lastScan)
 }
 
-// ActiveBinding reports the binding Register installed ("" before it).
-func ActiveBinding() string {
-	s, _ := active.Load().(string)
-	return s
-}
-
-var active atomic.Value // string
-
-func register() error {
-	if Binding == BindingModernc {
-		active.Store(BindingModernc)
-		return registerModernc()
+// record keeps st as the connection's last scan (cs may be nil: a table
+// made outside a connection, in tests).
+func (cs *connState) record(st ScanStats) {
+	if cs == nil {
+		return
 	}
-	active.Store(BindingDirect)
-	return registerDirect()
+	cs.mu.Lock()
+	cs.last, cs.any = st, true
+	cs.epoch = cs.session.forgotten()
+	cs.mu.Unlock()
 }
 
-// registerModernc has nothing to prepare: the fallback drivers (open.go)
-// are made as sessions need them.
-func registerModernc() error { return nil }
-
-// inLister is a table whose equality constraints may be read as whole IN
-// lists: with the direct binding, Filter then receives an InList value
-// for such a constraint instead of being run once per listed value.
-type inLister interface {
-	// inListColumn reports whether an equality on column col may be read
-	// as a whole IN list.
-	inListColumn(col int) bool
+// lastScan is tet_last_scan(): the JSON counters of the latest scan
+// finished on this connection, NULL before any (or after the session's
+// Forget).
+func (cs *connState) lastScan(r *sqlitevt.Result, _ []sqlitevt.Value) (err error) {
+	defer recoverInto("tet_last_scan", &err)
+	panicPoint("tet_last_scan")
+	cs.mu.Lock()
+	st, ok := cs.last, cs.any && cs.epoch == cs.session.forgotten()
+	cs.mu.Unlock()
+	if !ok {
+		r.Null()
+		return nil
+	}
+	r.Text(st.JSON())
+	return nil
 }
 
-// InList is the value of a constraint "col IN (…)" read whole: its
-// distinct values (nil, int64, float64, string or []byte).
-type InList []vtab.Value
+// module is the "tet" module of one connection.
+type module struct{ conn *connState }
 
-// statser is a cursor that finished a scan worth reporting.
-type statser interface{ scanStats() (ScanStats, bool) }
-
-// BoundObjects reports how many tables, cursors and connections the
-// direct binding holds (0 with the modernc binding); tests use it to check
-// that closing a database frees them.
-func BoundObjects() int { return liveObjects() + connCount() }
-
-// collations tells a table which of the constraints offered to BestIndex
-// compare with the BINARY collation. Label and dataset-name pushdown
-// compares bytes, so it may use only those; a comparison under another
-// collation (`= 'abc' COLLATE NOCASE`) is left to SQLite. Numbers (dims,
-// rowid, value) never compare under a collation.
-type collations interface{ binary(i int) bool }
-
-// unknownCollations is what the modernc binding can say: its IndexInfo
-// does not carry sqlite3_vtab_collation, so no constraint is known to be
-// BINARY.
-type unknownCollations struct{}
-
-func (unknownCollations) binary(int) bool { return false }
-
-// collBestIndexer is a table whose plan depends on collations: the direct
-// binding calls bestIndex with each constraint's collation, the fallback
-// calls BestIndex, which passes unknownCollations.
-type collBestIndexer interface {
-	bestIndex(info *vtab.IndexInfo, coll collations) error
+// Create implements sqlitevt.Module; a tet table owns no storage, so
+// creating it is connecting to it.
+func (m *module) Create(ctx sqlitevt.Context, args []string) (sqlitevt.Table, error) {
+	panicPoint("xCreate")
+	return connect(ctx, args, m.conn)
 }
+
+// Connect implements sqlitevt.Module.
+func (m *module) Connect(ctx sqlitevt.Context, args []string) (sqlitevt.Table, error) {
+	panicPoint("xConnect")
+	return connect(ctx, args, m.conn)
+}
+
+// Panicked implements sqlitevt.PanicHandler for xCreate and xConnect.
+func (m *module) Panicked(where string, p any) error { return internalError("", where, p) }
+
+// recoverInto makes a panic *err (deferred).
+func recoverInto(where string, err *error) {
+	if p := recover(); p != nil {
+		*err = internalError("", where, p)
+	}
+}
+
+// isBinary reports whether constraint c compares under the BINARY
+// collation. Label and dataset-name pushdown compares bytes, so it may
+// use only those; a comparison under another collation
+// (`= 'abc' COLLATE NOCASE`) is left to SQLite. Numbers (dims, rowid,
+// value) never compare under a collation.
+func isBinary(c *sqlitevt.Constraint) bool { return c.Collation == "BINARY" }
+
+// record stores a finished scan's statistics on the table's session and
+// connection.
+func (t *arrayTable) record(st ScanStats) {
+	t.session.record(st)
+	t.conn.record(st)
+}
+
+// release is Disconnect and Destroy of cells and aggregate tables: it
+// releases the table's file handle (never touching the file).
+func (t *arrayTable) release() error {
+	panicPoint("xDisconnect")
+	t.session.tableEvent()
+	return t.h.Close()
+}
+
+// Panicked implements sqlitevt.PanicHandler: a panic in a callback of the
+// table or its cursors becomes an *InternalError, also kept on the
+// session for the driver.
+func (t *arrayTable) Panicked(where string, p any) error {
+	err := internalError("", where, p)
+	t.session.setErr(err)
+	return err
+}
+
+// BoundObjects reports how many modules, functions, tables and cursors
+// the binding holds; tests use it to check that closing a database frees
+// them.
+func BoundObjects() int { return sqlitevt.Live() }

@@ -4,62 +4,49 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-// cellKind is the SQLite storage class of a column value that a cells
-// cursor hands to a binding unboxed (see cell).
-type cellKind uint8
-
-const (
-	cellNull cellKind = iota
-	cellInt
-	cellFloat
-	cellText
-	cellErr
-)
-
-// cell returns column col of the current row without boxing it: its kind
-// and, by kind, n, f, s or err. It agrees with Column (which boxes the
-// same values for the vtab API): REAL for floats (NaN as NULL), INTEGER
-// for integers, REAL for a u64 above 2^63-1, TEXT for labels.
-func (c *cellsCursor) cell(col int) (k cellKind, n int64, f float64, s string, err error) {
+// Column writes column col of the current row into r without boxing it:
+// REAL for floats (NaN as NULL), INTEGER for integers, REAL for a u64
+// above 2^63-1, TEXT for labels. It is on the per-row path: no
+// allocation, no value boxed into an interface.
+func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
 	if c.err != nil {
-		return cellErr, 0, 0, "", c.err
+		return c.err
 	}
 	t := c.t
 	switch {
 	case col == t.valueCol:
 		vals, i, ok := c.value()
 		if !ok {
-			return cellErr, 0, 0, "", c.err
+			return c.err
 		}
 		switch dt := t.ds.DType; dt {
 		case tetcore.F32, tetcore.F64, tetcore.F16:
-			f = dt.Float64(vals, i)
-			if f != f {
-				return cellNull, 0, 0, "", nil
+			if f := dt.Float64(vals, i); f == f {
+				r.Float64(f)
+			} else {
+				r.Null()
 			}
-			return cellFloat, 0, f, "", nil
 		case tetcore.U64:
 			if u := dt.Uint64(vals, i); u > math.MaxInt64 {
-				return cellFloat, 0, float64(u), "", nil
+				r.Float64(float64(u))
+			} else {
+				r.Int64(int64(u))
 			}
-			fallthrough
 		default:
-			return cellInt, dt.Int64(vals, i), 0, "", nil
+			r.Int64(dt.Int64(vals, i))
 		}
+		return nil
 	case col >= 0 && col < len(t.dims):
-		return cellInt, c.ch.Start[col] + c.local[col], 0, "", nil
+		r.Int64(c.ch.Start[col] + c.local[col])
+		return nil
 	case col >= 0 && col < t.valueCol:
 		a := t.labelAxis[col-len(t.dims)]
-		return cellText, 0, 0, t.ds.Labels[a][c.ch.Start[a]+c.local[a]], nil
+		r.Text(t.ds.Labels[a][c.ch.Start[a]+c.local[a]])
+		return nil
 	}
-	return cellErr, 0, 0, "", fmt.Errorf("tet: %s: no column %d", t.qualified, col)
+	return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 }
-
-// scanStats returns the counters of a finished scan (after Close).
-func (c *cellsCursor) scanStats() (ScanStats, bool) { return c.stats, !c.started.IsZero() }
-
-// scanStats returns the counters of a finished scan (after Close).
-func (c *aggCursor) scanStats() (ScanStats, bool) { return c.stats, !c.started.IsZero() }

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"modernc.org/sqlite/vtab"
-
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 	"github.com/tetsql/tetsql/planner"
 	"github.com/tetsql/tetsql/tetcore"
 )
@@ -51,6 +50,7 @@ type arrayTable struct {
 	dims      []string // column names of the axes
 	labelAxis []int    // axis of each label column
 	session   *Session
+	conn      *connState // the connection's, for tet_last_scan()
 }
 
 // newArrayTable resolves the dataset of a table and returns the
@@ -69,7 +69,7 @@ func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
 		return arrayTable{}, nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
 	}
 	t := arrayTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
-		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session}
+		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session, conn: a.conn}
 	var cols []string
 	for _, d := range t.dims {
 		cols = append(cols, quoteIdent(d)+" INTEGER")
@@ -116,7 +116,7 @@ func cellsColumns(ds *tetcore.Dataset) []string {
 // table's value, and the aggregate table's results and hidden by.
 var reservedColumns = append([]string{"value", "by"}, aggResults...)
 
-func newCells(ctx vtab.Context, a tableArgs, h *Handle) (*cellsTable, error) {
+func newCells(ctx sqlitevt.Context, a tableArgs, h *Handle) (*cellsTable, error) {
 	at, cols, err := newArrayTable(a, h)
 	if err != nil {
 		return nil, err
@@ -157,17 +157,17 @@ func (t *cellsTable) target(col int) (planner.Target, bool) {
 
 var opNames = map[planner.Op]string{planner.OpEQ: "=", planner.OpLT: "<", planner.OpLE: "<=", planner.OpGT: ">", planner.OpGE: ">="}
 
-func mapOp(op vtab.ConstraintOp) (planner.Op, bool) {
+func mapOp(op sqlitevt.ConstraintOp) (planner.Op, bool) {
 	switch op {
-	case vtab.OpEQ:
+	case sqlitevt.OpEQ:
 		return planner.OpEQ, true
-	case vtab.OpLT:
+	case sqlitevt.OpLT:
 		return planner.OpLT, true
-	case vtab.OpLE:
+	case sqlitevt.OpLE:
 		return planner.OpLE, true
-	case vtab.OpGT:
+	case sqlitevt.OpGT:
 		return planner.OpGT, true
-	case vtab.OpGE:
+	case sqlitevt.OpGE:
 		return planner.OpGE, true
 	}
 	return 0, false
@@ -176,17 +176,12 @@ func mapOp(op vtab.ConstraintOp) (planner.Op, bool) {
 // Cost model: reading a row costs 1, decoding a chunk a fixed amount.
 const chunkCost = 1000
 
-// BestIndex is the fallback binding's entry: it cannot see collations,
-// so label terms are left to SQLite (see collations).
-func (t *cellsTable) BestIndex(info *vtab.IndexInfo) error {
-	return t.bestIndex(info, unknownCollations{})
-}
-
-// bestIndex consumes dim, label and rowid constraints the planner can use
+// BestIndex consumes dim, label and rowid constraints the planner can use
 // and prices the plan by the rows in the chunks expected to survive. It
 // never fails: an unusable constraint is simply left to SQLite. A label
-// term prunes only under the BINARY collation.
-func (t *cellsTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
+// term prunes only under the BINARY collation (see isBinary).
+func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
+	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
 	allOmitted := true
@@ -194,10 +189,10 @@ func (t *cellsTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		switch c.Op {
-		case vtab.OpLIMIT:
+		case sqlitevt.OpLIMIT:
 			limit = i
 			continue
-		case vtab.OpOFFSET:
+		case sqlitevt.OpOFFSET:
 			offset = i
 			continue
 		}
@@ -211,7 +206,7 @@ func (t *cellsTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
 		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 ||
-			tg.Kind == planner.KindLabel && !coll.binary(i) {
+			tg.Kind == planner.KindLabel && !isBinary(c) {
 			allOmitted = false
 			continue
 		}
@@ -249,7 +244,7 @@ func (t *cellsTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	info.EstimatedRows = max(est.Selected, 1)
 	info.EstimatedCost = float64(est.Rows) + float64(est.Chunks)*chunkCost + 1
 	if est.Selected == 1 && allEqualities(cons, len(t.dims)) {
-		info.IdxFlags |= vtab.IndexScanUnique
+		info.IdxFlags |= sqlitevt.IndexScanUnique
 	}
 	return nil
 }
@@ -284,7 +279,8 @@ func encodeTarget(tg planner.Target) string {
 }
 
 // Open starts a cursor; it pins the file's mapping until Close.
-func (t *cellsTable) Open() (vtab.Cursor, error) {
+func (t *cellsTable) Open() (sqlitevt.Cursor, error) {
+	panicPoint("xOpen")
 	if err := t.session.pin(t.h.File, t.qualified); err != nil {
 		return nil, err
 	}
@@ -294,7 +290,7 @@ func (t *cellsTable) Open() (vtab.Cursor, error) {
 }
 
 // Disconnect releases the table's file handle.
-func (t *cellsTable) Disconnect() error { t.session.tableEvent(); return t.h.Close() }
+func (t *cellsTable) Disconnect() error { return t.release() }
 
 // Destroy is Disconnect: dropping the table never touches the file.
-func (t *cellsTable) Destroy() error { t.session.tableEvent(); return t.h.Close() }
+func (t *cellsTable) Destroy() error { return t.release() }

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 
 	"github.com/tetsql/tetsql/planner"
 	"github.com/tetsql/tetsql/tetcore"
@@ -55,7 +55,6 @@ type cellsCursor struct {
 	tick      uint32      // positions stepped, for the cancellation check
 	ra        *readAhead  // nil until the session's read-ahead is first used
 
-	box     slots          // column values handed to SQLite (see box.go)
 	prevRaw *tetcore.Chunk // raw chunk being read, evicted when left
 	started time.Time
 	checked time.Time // last check that the file is unchanged on disk
@@ -123,7 +122,8 @@ func parseIdxStr(s string) ([]argSpec, error) {
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
 // once per value of an IN list; statistics add up over the calls.
-func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
+func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
+	panicPoint("xFilter")
 	if c.started.IsZero() {
 		c.started = time.Now()
 		c.checked = c.started // Open's Acquire checked the file
@@ -498,36 +498,18 @@ func (c *cellsCursor) checkEnd() {
 // SQLite asks for a column and receives the error message.
 func (c *cellsCursor) Eof() bool { return c.eof && c.err == nil }
 
-// Column returns column col of the current row.
-func (c *cellsCursor) Column(col int) (vtab.Value, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	t := c.t
-	switch {
-	case col == t.valueCol:
-		vals, i, ok := c.value()
-		if !ok {
-			return nil, c.err
-		}
-		return c.box.widen(t.ds.DType, vals, i), nil
-	case col < len(t.dims):
-		return c.box.int(c.ch.Start[col] + c.local[col]), nil
-	case col < t.valueCol:
-		a := t.labelAxis[col-len(t.dims)]
-		return str(&t.ds.Labels[a][c.ch.Start[a]+c.local[a]]), nil
-	}
-	return nil, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
-}
-
 // Rowid is the element's global row-major index.
-func (c *cellsCursor) Rowid() (int64, error) { return c.rowid, c.err }
+func (c *cellsCursor) Rowid() (int64, error) {
+	panicPoint("xRowid")
+	return c.rowid, c.err
+}
 
 // Close records the scan's statistics and unpins the file.
 func (c *cellsCursor) Close() error {
+	panicPoint("xClose")
 	if !c.started.IsZero() {
 		c.stats.Elapsed = time.Since(c.started)
-		c.t.session.record(c.stats)
+		c.t.record(c.stats)
 	}
 	if c.ra != nil {
 		c.ra.close() // releases the file once no decode is in flight

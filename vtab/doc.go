@@ -13,9 +13,9 @@
 // returns the statements that attach one file as a schema with all its
 // tables; the database/sql driver runs them on every new connection.
 //
-// Two bindings put the tables in front of SQLite (see bind.go): a direct
-// one over the SQLite C API of modernc.org/sqlite/lib (the default), and
-// modernc.org/sqlite/vtab as a fallback (TETSQL_VTAB=modernc).
+// The tables implement the interfaces of internal/sqlitevt, the one
+// binding to SQLite's C API, which holds every unsafe line about SQLite;
+// this package has none.
 //
 // Files are opened once per process (see [OpenFile]) and shared by every
 // table on every connection; nothing ever writes to them.

@@ -56,34 +56,30 @@ func TestSQLDifferential_cases(t *testing.T) {
 	}
 	aggs := []struct {
 		name, tet, native string
-		directOnly        bool // the fallback binding takes label terms as BINARY
 	}{
 		// Issue 22: the OR plan dropped groups whose rowid repeated.
 		{"or of dim terms", "SELECT day, count FROM f.x_agg('day') WHERE day > 6 OR day IN (1, 3)",
-			"SELECT day, count(value) FROM main.native_x WHERE day > 6 OR day IN (1, 3) GROUP BY day", false},
+			"SELECT day, count(value) FROM main.native_x WHERE day > 6 OR day IN (1, 3) GROUP BY day"},
 		{"or of dim and label", "SELECT r, s, count, sum FROM f.u_agg('r,s') WHERE r = 1 OR s_label >= '2024-01-13'",
-			"SELECT r, s, count(value), sum(value) FROM main.native_u WHERE r = 1 OR s_label >= '2024-01-13' GROUP BY r, s", false},
+			"SELECT r, s, count(value), sum(value) FROM main.native_u WHERE r = 1 OR s_label >= '2024-01-13' GROUP BY r, s"},
 		{"or of ranges", "SELECT n, count, min FROM f.z_agg('n') WHERE n < 2 OR n > 20 OR n BETWEEN 5 AND 6",
-			"SELECT n, count(value), min(value) FROM main.native_z WHERE n < 2 OR n > 20 OR n BETWEEN 5 AND 6 GROUP BY n", false},
+			"SELECT n, count(value), min(value) FROM main.native_z WHERE n < 2 OR n > 20 OR n BETWEEN 5 AND 6 GROUP BY n"},
 		// COLLATE on a grouped label must not be consumed as BINARY.
 		{"grouped label nocase", "SELECT k, count FROM f.w_agg('k') WHERE k_label < 'K9' COLLATE NOCASE",
-			"SELECT k, count(value) FROM main.native_w WHERE k_label < 'K9' COLLATE NOCASE GROUP BY k", true},
+			"SELECT k, count(value) FROM main.native_w WHERE k_label < 'K9' COLLATE NOCASE GROUP BY k"},
 		// A number against a label: '2024-01-01' > 3 is false as TEXT
 		// (a literal's comparison) and true under numeric affinity (a
 		// CAST's), which _agg cannot tell apart, so it refuses; labels
 		// that compare alike either way are answered.
 		{"label vs cast integer", "SELECT count, sum FROM f.x_agg WHERE day_label > CAST(' 3' AS INTEGER) AND day_label = '2024-01-01'",
-			"SELECT count(value), sum(value) FROM main.native_x WHERE day_label > CAST(' 3' AS INTEGER) AND day_label = '2024-01-01'", false},
+			"SELECT count(value), sum(value) FROM main.native_x WHERE day_label > CAST(' 3' AS INTEGER) AND day_label = '2024-01-01'"},
 		{"label vs real inf", "SELECT count, sum FROM f.u_agg WHERE s_label < 1e999",
-			"SELECT count(value), sum(value) FROM main.native_u WHERE s_label < 1e999", false},
+			"SELECT count(value), sum(value) FROM main.native_u WHERE s_label < 1e999"},
 		// Chunk statistics on i64 above 2^53 (h-agg).
 		{"i64 stats", "SELECT count, min, max FROM f.z_agg WHERE n >= 3 AND n < 8",
-			"SELECT count(value), min(value), max(value) FROM main.native_z WHERE n >= 3 AND n < 8", false},
+			"SELECT count(value), min(value), max(value) FROM main.native_z WHERE n >= 3 AND n < 8"},
 	}
 	for _, c := range aggs {
-		if c.directOnly && !env.direct {
-			continue
-		}
 		q := fquery{tet: c.tet, native: c.native, agg: true, approx: true, tol: 1e-6}
 		if msg := env.check(q); msg != "" {
 			t.Errorf("%s: %s\n%s", c.name, q.tet, msg)

@@ -14,14 +14,10 @@ import (
 // Table names are written as @{name}: f.name for tet, main.native_name
 // for the native copy.
 type qgen struct {
-	b      []byte
-	i      int
-	sets   []*fuzzSet
-	metas  []*metaTable
-	direct bool // the binding reads IN lists whole (_agg folds them together)
-	// noCollate: no COLLATE clauses (the fallback binding cannot see
-	// them, and _agg documents that it takes label terms as BINARY there).
-	noCollate bool
+	b     []byte
+	i     int
+	sets  []*fuzzSet
+	metas []*metaTable
 }
 
 // fquery is one generated query pair.
@@ -153,13 +149,11 @@ func (g *qgen) term(s *fuzzSet, alias string, ok func(fcol) bool) string {
 	case 0:
 		col = "+" + col
 	case 1:
-		if !g.noCollate {
-			col += g.pick(collates)
-		}
+		col += g.pick(collates)
 	}
 	lit := func() string {
 		l := g.lit(s, c)
-		if g.n(8) == 0 && !g.noCollate {
+		if g.n(8) == 0 {
 			l += g.pick(collates)
 		}
 		return l

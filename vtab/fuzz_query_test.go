@@ -175,9 +175,7 @@ func (g *qgen) aggQuery(s *fuzzSet) fquery {
 	for k := g.n(4); k > 0; k-- {
 		if len(by) > 0 && g.n(2) == 0 {
 			isGrouped := func(c fcol) bool { return (c.kind == 'd' || c.kind == 'l') && grouped[c.axis] }
-			g.noCollate = !g.direct
 			where = append(where, "("+g.cond(s, "", isGrouped, 1)+")")
-			g.noCollate = false
 			continue
 		}
 		a := g.n(len(sp.Shape))
@@ -194,7 +192,7 @@ func (g *qgen) aggQuery(s *fuzzSet) fquery {
 		switch op := g.n(8); {
 		case op == 5:
 			where = append(where, c.name+" BETWEEN "+lit()+" AND "+lit())
-		case op == 6 && (g.direct || grouped[a]):
+		case op == 6:
 			where = append(where, c.name+" IN ("+lit()+", "+lit()+")")
 		default:
 			where = append(where, c.name+" "+g.pick(sqlOps)+" "+lit())

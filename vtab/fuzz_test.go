@@ -18,10 +18,9 @@ import (
 // fuzzEnv is one connection with the fuzz file attached as f and the same
 // cells in main.native_<dataset> tables.
 type fuzzEnv struct {
-	db     *sql.DB
-	sets   []*fuzzSet
-	metas  []*metaTable
-	direct bool
+	db    *sql.DB
+	sets  []*fuzzSet
+	metas []*metaTable
 }
 
 func newFuzzEnv(t testing.TB) *fuzzEnv {
@@ -36,11 +35,11 @@ func newFuzzEnv(t testing.TB) *fuzzEnv {
 			rowsOf(t, db, "SELECT count FROM f."+s.spec.Name+"_agg")
 		}
 	}
-	return &fuzzEnv{db: db, sets: sets, metas: loadMeta(t, db), direct: vtab.ActiveBinding() != vtab.BindingModernc}
+	return &fuzzEnv{db: db, sets: sets, metas: loadMeta(t, db)}
 }
 
 func (e *fuzzEnv) gen(data []byte) fquery {
-	return (&qgen{b: data, sets: e.sets, metas: e.metas, direct: e.direct}).query()
+	return (&qgen{b: data, sets: e.sets, metas: e.metas}).query()
 }
 
 // run returns every row, each value as the driver scanned it.

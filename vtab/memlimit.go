@@ -125,32 +125,14 @@ func (b *memBudget) need(what string, n int64, unit string, each int64) error {
 // left is what is still free.
 func (b *memBudget) left() int64 { return b.limit - b.used }
 
-// inValueBytes estimates the memory of one value of an IN list read
-// whole: its interface and what it boxes.
-func inValueBytes(v any) int64 {
-	switch x := v.(type) {
-	case string:
-		return 32 + int64(len(x))
-	case []byte:
-		return 40 + int64(len(x))
-	}
-	return 24
-}
-
-// inListFits fails once the copy of an IN list (n values so far, bytes
-// of memory) is above the memory limit of table t's session.
-func inListFits(t any, n, bytes int64) error {
-	s := sessionOf(t)
-	name := ""
-	if at, ok := t.(interface{ tableName() string }); ok {
-		name = at.tableName()
-	}
-	b := s.budget(name)
+// InListFits implements sqlitevt.InLister (with aggTable's
+// InListColumn): it fails once the copy of an IN list (n values so far,
+// bytes of memory) is above the memory limit of the table's session.
+func (t *arrayTable) InListFits(n, bytes int64) error {
+	b := t.session.budget(t.qualified)
 	if err := b.need("reading the IN list", n, "values so far", bytes/n+1); err != nil {
-		s.setErr(err)
+		t.session.setErr(err)
 		return err
 	}
 	return nil
 }
-
-func (t *arrayTable) tableName() string { return t.qualified }

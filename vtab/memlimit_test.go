@@ -74,9 +74,8 @@ func allocDuring(fn func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
-// errText is err's message plus the error the session kept: through
-// the modernc binding SQLite drops some callbacks' messages, which the
-// tetsql driver then takes from the session.
+// errText is err's message plus the error the session kept (the tetsql
+// driver reports a session's error too).
 func errText(err error, sess *vtab.Session) string {
 	if serr := sess.TakeError(); serr != nil {
 		return err.Error() + " / " + serr.Error()
@@ -184,23 +183,17 @@ func TestMemLimit_metadataRows(t *testing.T) {
 			t.Errorf("%s under 1 KiB: %v", q, err)
 		}
 	}
-	if vtab.ActiveBinding() != vtab.BindingDirect {
-		return // the fallback binding cannot see collations: no dataset pushdown
-	}
 	if got := rowsOf(t, db, "SELECT count(*) FROM st.tet_chunks WHERE dataset = 'elev'"); got[0] != "3" {
 		t.Fatalf("3 rows under 1 KiB: %v", got)
 	}
 }
 
-// TestMemLimit_inList: the direct binding copies an IN list whole for an
+// TestMemLimit_inList: the binding copies an IN list whole for an
 // aggregate; a list from a subquery counts against the memory limit.
 func TestMemLimit_inList(t *testing.T) {
 	db, sess := openDB(t, map[string]string{"st": writeStations(t)})
 	q := "WITH RECURSIVE s(x) AS (SELECT 0 UNION ALL SELECT x+1 FROM s WHERE x < 199999) " +
 		"SELECT count FROM st.temp_agg WHERE time IN (SELECT x FROM s)"
-	if vtab.ActiveBinding() != vtab.BindingDirect {
-		t.Skip("modernc's binding filters once per value: no copy")
-	}
 	if got := rowsOf(t, db, q); len(got) != 1 || got[0] != "150" {
 		t.Fatalf("IN 200000 values: %d rows, first %v", len(got), got[:min(len(got), 1)])
 	}

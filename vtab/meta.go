@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 
 	"github.com/tetsql/tetsql/tetcore"
 )
@@ -152,7 +152,7 @@ func eachDataset(fn func(ds *tetcore.Dataset, emit *rowSink)) func(*tetcore.File
 // the file are numbered in block 0, rows about the i-th dataset in block
 // i+1, as block<<40 + position within the block.
 type rowSink struct {
-	rows [][]vtab.Value
+	rows [][]sqlitevt.Value
 	ids  []int64
 	blk  int64
 	n    int64
@@ -166,7 +166,7 @@ type rowSink struct {
 
 func (s *rowSink) block(b int64) { s.blk, s.n = b, 0 }
 
-func (s *rowSink) row(v ...vtab.Value) {
+func (s *rowSink) row(v ...sqlitevt.Value) {
 	if s.countOnly {
 		s.total, s.bytes = s.total+1, s.bytes+metaRowBytes(v)
 		return
@@ -176,7 +176,7 @@ func (s *rowSink) row(v ...vtab.Value) {
 	s.n++
 }
 
-func nullable(m map[string]string, k string) vtab.Value {
+func nullable(m map[string]string, k string) sqlitevt.Value {
 	if v, ok := m[k]; ok {
 		return v
 	}
@@ -200,7 +200,7 @@ type metaTable struct {
 	session   *Session
 }
 
-func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
+func newMeta(ctx sqlitevt.Context, a tableArgs, h *Handle) (*metaTable, error) {
 	k := metaKinds[a.kind]
 	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
@@ -209,22 +209,17 @@ func newMeta(ctx vtab.Context, a tableArgs, h *Handle) (*metaTable, error) {
 		qualified: a.schema + "." + a.table, session: a.session}, nil
 }
 
-// BestIndex is the fallback binding's entry: without collations it
-// pushes nothing down (SQLite compares dataset names itself).
-func (t *metaTable) BestIndex(info *vtab.IndexInfo) error {
-	return t.bestIndex(info, unknownCollations{})
-}
-
-// bestIndex pushes down "dataset = ?" under the BINARY collation where
+// BestIndex pushes down "dataset = ?" under the BINARY collation where
 // the table has that column (a name compares byte for byte).
-func (t *metaTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
+func (t *metaTable) BestIndex(info *sqlitevt.IndexInfo) error {
+	panicPoint("xBestIndex")
 	info.EstimatedCost, info.EstimatedRows = 1000, 1000
 	if !t.kind.byDataset {
 		return nil
 	}
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
-		if c.Usable && c.Column == 0 && c.Op == vtab.OpEQ && coll.binary(i) {
+		if c.Usable && c.Column == 0 && c.Op == sqlitevt.OpEQ && isBinary(c) {
 			// Not omitted: SQLite re-checks, which decides the numbers
 			// and blobs Filter cannot (see metaCursor.Filter).
 			c.ArgIndex = 0
@@ -236,9 +231,26 @@ func (t *metaTable) bestIndex(info *vtab.IndexInfo, coll collations) error {
 	return nil
 }
 
-func (t *metaTable) Open() (vtab.Cursor, error) { return &metaCursor{t: t}, nil }
-func (t *metaTable) Disconnect() error          { t.session.tableEvent(); return t.h.Close() }
-func (t *metaTable) Destroy() error             { t.session.tableEvent(); return t.h.Close() }
+// Open implements sqlitevt.Table.
+func (t *metaTable) Open() (sqlitevt.Cursor, error) {
+	panicPoint("xOpen")
+	return &metaCursor{t: t}, nil
+}
+
+// Disconnect releases the table's file handle.
+func (t *metaTable) Disconnect() error {
+	panicPoint("xDisconnect")
+	t.session.tableEvent()
+	return t.h.Close()
+}
+
+// Destroy is Disconnect: dropping the table never touches the file.
+func (t *metaTable) Destroy() error { return t.Disconnect() }
+
+// Panicked implements sqlitevt.PanicHandler. Unlike a cells or
+// aggregate table, it keeps nothing on the session: SQLite reports the
+// error itself.
+func (t *metaTable) Panicked(where string, p any) error { return internalError("", where, p) }
 
 type metaCursor struct {
 	t    *metaTable
@@ -247,7 +259,8 @@ type metaCursor struct {
 	held int64 // the rows' memory, held against the session's limit
 }
 
-func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
+func (c *metaCursor) Filter(idxNum int, _ string, vals []sqlitevt.Value) error {
+	panicPoint("xFilter")
 	c.out, c.i = rowSink{}, 0
 	c.t.session.release(&c.held)
 	f := c.t.h.File
@@ -278,14 +291,14 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
 		return err
 	}
 	c.held = b.hold()
-	c.out = rowSink{rows: make([][]vtab.Value, 0, count.total), ids: make([]int64, 0, count.total)}
+	c.out = rowSink{rows: make([][]sqlitevt.Value, 0, count.total), ids: make([]int64, 0, count.total)}
 	c.t.kind.rows(f, only, &c.out)
 	return nil
 }
 
 // metaRowBytes estimates the memory of one materialised row: its slice
 // and interface values, and the strings they box.
-func metaRowBytes(v []vtab.Value) int64 {
+func metaRowBytes(v []sqlitevt.Value) int64 {
 	n := int64(24 + 16*len(v))
 	for _, x := range v {
 		switch x := x.(type) {
@@ -300,14 +313,15 @@ func metaRowBytes(v []vtab.Value) int64 {
 
 func (c *metaCursor) Next() error { c.i++; return nil }
 func (c *metaCursor) Eof() bool   { return c.i >= len(c.out.rows) }
-func (c *metaCursor) Column(col int) (vtab.Value, error) {
-	return c.out.rows[c.i][col], nil
+func (c *metaCursor) Column(r *sqlitevt.Result, col int) error {
+	r.Value(c.out.rows[c.i][col])
+	return nil
 }
 func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { c.t.session.release(&c.held); return nil }
 
 // nullIfEmpty is s, or NULL for "" (a table that was not created).
-func nullIfEmpty(s string) vtab.Value {
+func nullIfEmpty(s string) sqlitevt.Value {
 	if s == "" {
 		return nil
 	}

@@ -1,85 +1,12 @@
 package vtab
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
-	"modernc.org/sqlite/vtab"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
-
-// ModuleName is the name the module is registered under.
-const ModuleName = "tet"
-
-var registerOnce sync.Once
-var registerErr error
-
-// Register prepares the binding named by [Binding]. It registers nothing
-// process-wide: the "tet" module and tet_last_scan() exist only on the
-// connections [Open] (or [Connector]) opens. It is idempotent.
-func Register() error {
-	registerOnce.Do(func() { registerErr = register() })
-	return registerErr
-}
-
-// module is the module as the fallback binding (modernc's vtab package)
-// sees it: one per fallback driver (open.go), whose connections' tables
-// belong to the driver's session.
-type module struct{ fd *fallbackDriver }
-
-func (m module) Create(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return copyArgs(connect(ctx, args, m.fd.current()))
-}
-func (m module) Connect(ctx vtab.Context, args []string) (vtab.Table, error) {
-	return copyArgs(connect(ctx, args, m.fd.current()))
-}
-
-// VolatileArgs makes modernc read TEXT arguments of Filter with their
-// length: by default it reads them as C strings, which cuts a label or
-// dataset name at its first NUL byte and would select the wrong one.
-// Volatile values alias SQLite's memory, so copyArgsCursor copies them
-// before the tables (which may keep them) see them.
-func (module) VolatileArgs() bool { return true }
-
-// copyArgsTable hands out cursors that copy volatile Filter arguments.
-type copyArgsTable struct {
-	vtab.Table
-	vtab.Updater
-}
-
-func copyArgs(t vtab.Table, err error) (vtab.Table, error) {
-	if err != nil {
-		return nil, err
-	}
-	return copyArgsTable{t, t.(vtab.Updater)}, nil
-}
-
-// tableSession is the wrapped table's session (see sessionOf).
-func (t copyArgsTable) tableSession() *Session { return sessionOf(t.Table) }
-
-func (t copyArgsTable) Open() (vtab.Cursor, error) {
-	c, err := t.Table.Open()
-	if err != nil {
-		return nil, err
-	}
-	return copyArgsCursor{c}, nil
-}
-
-type copyArgsCursor struct{ vtab.Cursor }
-
-func (c copyArgsCursor) Filter(idxNum int, idxStr string, vals []vtab.Value) error {
-	for i, v := range vals {
-		switch x := v.(type) {
-		case string:
-			vals[i] = strings.Clone(x)
-		case []byte:
-			vals[i] = bytes.Clone(x)
-		}
-	}
-	return c.Cursor.Filter(idxNum, idxStr, vals)
-}
 
 // tableArgs are the parsed USING tet(...) arguments.
 type tableArgs struct {
@@ -88,7 +15,8 @@ type tableArgs struct {
 	dataset       string
 	datasetID     int // with byID: the dataset's directory position
 	byID          bool
-	session       *Session // the connection's, never from the arguments
+	session       *Session   // the connection's, never from the arguments
+	conn          *connState // the connection's (nil outside one, in tests)
 }
 
 // errSessionArg refuses the session=N argument older versions accepted:
@@ -162,19 +90,23 @@ func unquote(s string) string {
 	return s
 }
 
-// connect makes the table args declare, for a connection whose session
-// is sess (nil: none).
-func connect(ctx vtab.Context, args []string, sess *Session) (vtab.Table, error) {
+// connect makes the table args declare, for connection cs (nil: none,
+// and no session).
+func connect(ctx sqlitevt.Context, args []string, cs *connState) (sqlitevt.Table, error) {
 	a, err := parseArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	a.session = sess
+	var sess *Session
+	if cs != nil {
+		sess = cs.session
+	}
+	a.session, a.conn = sess, cs
 	h, err := OpenFile(a.path)
 	if err != nil {
 		return nil, err
 	}
-	var t vtab.Table
+	var t sqlitevt.Table
 	if a.kind == "cells" {
 		t, err = newCells(ctx, a, h)
 	} else if a.kind == "agg" {
@@ -190,16 +122,14 @@ func connect(ctx vtab.Context, args []string, sess *Session) (vtab.Table, error)
 	return t, nil
 }
 
-// readOnly implements vtab.Updater by refusing every change.
+// readOnly implements sqlitevt.Refuser: every change is refused.
 type readOnly struct{ name string }
 
-func (r readOnly) err(op string) error {
+// Refuse implements sqlitevt.Refuser.
+func (r readOnly) Refuse(op string) error {
+	panicPoint("xUpdate")
 	return fmt.Errorf("tet: table %s is read-only: %s is not allowed (.tet files are never modified)", r.name, op)
 }
-
-func (r readOnly) Insert([]vtab.Value, *int64) error        { return r.err("INSERT") }
-func (r readOnly) Update(int64, []vtab.Value, *int64) error { return r.err("UPDATE") }
-func (r readOnly) Delete(int64) error                       { return r.err("DELETE") }
 
 // columnName quotes an identifier for a CREATE TABLE declaration.
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // TestNativeDifferential_agg compares grouped _agg rows under WHERE trees
@@ -36,12 +35,10 @@ func TestNativeDifferential_agg(t *testing.T) {
 			for _, a := range axes {
 				by = append(by, sp.DimNames[a])
 			}
-			// The fallback binding cannot see collations and takes _agg
-			// label terms as BINARY (docs/SQL.md).
-			g := &whereGen{rng: rng, sp: sp, axes: axes, agg: true, binary: vtab.ActiveBinding() == vtab.BindingModernc}
+			g := &whereGen{rng: rng, sp: sp, axes: axes, agg: true}
 			w := g.tree(2, plainCol)
 			wHidden := hide(w, sp)
-			if u := ungroupedTerm(rng, sp, axes, vtab.ActiveBinding() != vtab.BindingModernc); u != "" {
+			if u := ungroupedTerm(rng, sp, axes); u != "" {
 				// A term on an ungrouped dim selects elements: it must
 				// reach every scan, also beside an OR (and is not hidden).
 				w, wHidden = "("+w+") AND "+u, "("+wHidden+") AND "+u
@@ -81,9 +78,6 @@ func TestAggOr_issue22(t *testing.T) {
 	// term, and the station term would then filter rows whose station is
 	// NULL, leaving none).
 	for _, and := range []string{"station > 40", "station IN (1, 2)", "station_label = 'Oslo'", "station BETWEEN 3 AND 9"} {
-		if strings.Contains(and, " IN ") && vtab.ActiveBinding() == vtab.BindingModernc {
-			continue // the fallback binding gives one row per listed value (docs/SQL.md)
-		}
 		w := "(time < 2 OR time > 363) AND " + and
 		got := rowsOf(t, db, fmt.Sprintf(q, w))
 		cells := rowsOf(t, db, "SELECT time, count(value) FROM demo.temperature WHERE "+w+" GROUP BY time ORDER BY time")
@@ -101,10 +95,8 @@ func TestAggOr_issue22(t *testing.T) {
 }
 
 // ungroupedTerm returns, half of the time, a term on a dim not in axes that
-// _agg consumes exactly (a comparison, BETWEEN or, where inLists, IN on the
-// index), or "". The fallback binding runs an IN list once per value,
-// one row each (docs/SQL.md), so it gets no IN.
-func ungroupedTerm(rng *rand.Rand, sp tetcore.DatasetSpec, axes []int, inLists bool) string {
+// _agg consumes exactly (a comparison, BETWEEN or IN on the index), or "".
+func ungroupedTerm(rng *rand.Rand, sp tetcore.DatasetSpec, axes []int) string {
 	var free []int
 	for a := range sp.Shape {
 		if !slices.Contains(axes, a) {
@@ -124,9 +116,7 @@ func ungroupedTerm(rng *rand.Rand, sp tetcore.DatasetSpec, axes []int, inLists b
 		lo := v()
 		return fmt.Sprintf("%s BETWEEN %d AND %d", d, lo, lo+rng.Int64N(n+1))
 	case 2:
-		if inLists {
-			return fmt.Sprintf("%s IN (%d, %d)", d, v(), v())
-		}
+		return fmt.Sprintf("%s IN (%d, %d)", d, v(), v())
 	}
 	return fmt.Sprintf("%s >= %d AND %s < %d", d, v(), d, v())
 }

@@ -100,11 +100,10 @@ func elementValue(dt tetcore.DType, data []byte, r int64) any {
 // whereGen writes random WHERE trees; col renders a column reference
 // (plain, or with the unary + that hides it from the planner).
 type whereGen struct {
-	rng    *rand.Rand
-	sp     tetcore.DatasetSpec
-	axes   []int // axes terms may use (nil: all)
-	agg    bool  // no rowid or value terms
-	binary bool  // labels compare only under BINARY
+	rng  *rand.Rand
+	sp   tetcore.DatasetSpec
+	axes []int // axes terms may use (nil: all)
+	agg  bool  // no rowid or value terms
 }
 
 func (g *whereGen) tree(depth int, col func(string) string) string {
@@ -152,7 +151,6 @@ func (g *whereGen) leaf(col func(string) string) string {
 				l += "x"
 			}
 			switch k := rng.IntN(6); { // collations the table must leave to SQLite
-			case g.binary:
 			case k == 0:
 				return "'" + strings.ToLower(l) + "' COLLATE NOCASE"
 			case k == 1:

@@ -188,7 +188,6 @@ type Session struct {
 	tables  atomic.Uint64 // tables connected or dropped, see TableEvents
 	epoch   atomic.Uint64 // bumped by Forget; older per-connection last scans are not reported
 
-	fallback *fallbackDriver // the modernc binding's driver for this session, guarded by fallbacks
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two
@@ -219,7 +218,6 @@ func CloseSession(s *Session) {
 	sessions.Lock()
 	delete(sessions.m, s.ID)
 	sessions.Unlock()
-	releaseFallback(s)
 }
 
 // record stores the statistics of a finished scan.

@@ -10,11 +10,12 @@ import (
 
 // Panic safety. A panic in a callback must not unwind through SQLite
 // (the transpiled C code and database/sql above it hold locks: the
-// process would die, or the connection deadlock and leak). Every
-// callback of both bindings recovers, and reports the panic as an error
-// of the statement; the connection stays usable. Goroutines a query
-// starts recover on their own (a panic there ends the process whatever
-// the SQLite thread does) and return the panic as their error.
+// process would die, or the connection deadlock and leak). The binding
+// (internal/sqlitevt) recovers in every callback and asks the table for
+// the error (Panicked: an *InternalError), which fails the statement;
+// the connection stays usable. Goroutines a query starts recover on
+// their own (a panic there ends the process whatever the SQLite thread
+// does) and return the panic as their error.
 
 // ErrInternal is matched (errors.Is) by the error a recovered panic
 // becomes.
@@ -46,16 +47,6 @@ func internalError(table, where string, p any) error {
 	}
 	return &InternalError{Where: where, Value: p}
 }
-
-// sessionOf returns the session of a table (nil for metadata tables).
-func sessionOf(t any) *Session {
-	if st, ok := t.(interface{ tableSession() *Session }); ok {
-		return st.tableSession()
-	}
-	return nil
-}
-
-func (t *arrayTable) tableSession() *Session { return t.session }
 
 // faultError turns a recovered memory fault (a read of a mapping whose
 // file shrank, with debug.SetPanicOnFault on) into an error wrapping

@@ -1,12 +1,10 @@
-package vtab
+package sqlitevt
 
 import (
-	"database/sql/driver"
 	"fmt"
 	"strings"
 	"unsafe"
 
-	"modernc.org/libc"
 	lib "modernc.org/sqlite/lib"
 )
 
@@ -34,14 +32,10 @@ type ConnState struct {
 	Schemas       string // per schema: name, synchronous, schema cookie, object counts, cache_size, flags
 }
 
-// ReadConnState reads the state of c, a connection Open opened, which
-// nobody is using.
-func ReadConnState(c driver.Conn) (ConnState, error) {
-	h, err := handleOf(c)
-	if err != nil {
-		return ConnState{}, err
-	}
-	db := (*lib.Tsqlite3)(cptr(h))
+// State reads the connection's state; nobody may be using the
+// connection meanwhile.
+func (h Handle) State() ConnState {
+	db := (*lib.Tsqlite3)(cptr(h.db))
 	st := ConnState{
 		Flags:         uint64(db.Fflags),
 		Limits:        db.FaLimit,
@@ -59,7 +53,7 @@ func ReadConnState(c driver.Conn) (ConnState, error) {
 	dbs := unsafe.Slice((*lib.TDb)(cptr(db.FaDb)), db.FnDb)
 	for i := range dbs {
 		d := &dbs[i]
-		fmt.Fprintf(&b, "%s:%d", libc.GoString(d.FzDbSName), d.Fsafety_level)
+		fmt.Fprintf(&b, "%s:%d", goString(d.FzDbSName), d.Fsafety_level)
 		if d.FpSchema != 0 {
 			s := (*lib.TSchema)(cptr(d.FpSchema))
 			fmt.Fprintf(&b, ":%d:%d:%d:%d:%d:%d", s.Fschema_cookie, s.FtblHash.Fcount, s.FidxHash.Fcount,
@@ -68,5 +62,5 @@ func ReadConnState(c driver.Conn) (ConnState, error) {
 		b.WriteByte(';')
 	}
 	st.Schemas = b.String()
-	return st, nil
+	return st
 }
