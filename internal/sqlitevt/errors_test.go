@@ -89,7 +89,9 @@ func TestPanics_becomeErrors(t *testing.T) {
 		}
 		// Panics in Close and Disconnect are dropped: SQLite ignores
 		// their result, and the objects are freed anyway.
-		for where, q := range map[string]string{"xClose": "SELECT value FROM t", "xDisconnect": "DROP TABLE t"} {
+		// In this order: the DROP removes the table the SELECT reads.
+		for _, tc := range []struct{ where, q string }{{"xClose", "SELECT value FROM t"}, {"xDisconnect", "DROP TABLE t"}} {
+			where, q := tc.where, tc.q
 			k.panicAt = where
 			_, err := query(db, q)
 			k.panicAt = ""
