@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/array"
 )
 
 // MaxRank is the largest rank FoldBox and FoldGroups accept.
@@ -22,7 +22,7 @@ var ErrInvalid = errors.New("fold: invalid arguments")
 // data is the decoded chunk: Π extent elements of dtype dt, row-major
 // (last axis fastest), little-endian, with no alignment requirement.
 // An empty box gives the empty Stats.
-func FoldBox(dt tetcore.DType, data []byte, extent, lo, hi []int64) (Stats, error) {
+func FoldBox(dt array.DType, data []byte, extent, lo, hi []int64) (Stats, error) {
 	var out [1]Stats
 	err := FoldGroups(dt, data, extent, lo, hi, nil, 0, out[:])
 	return out[0], err
@@ -44,7 +44,7 @@ func FoldBox(dt tetcore.DType, data []byte, extent, lo, hi []int64) (Stats, erro
 // Strides may be negative (descending keys). FoldGroups allocates nothing
 // and keeps no state: calls on distinct out slices may run concurrently
 // (combine per-goroutine slices with [Merge]).
-func FoldGroups(dt tetcore.DType, data []byte, extent, lo, hi, stride []int64, base int64, out []Stats) error {
+func FoldGroups(dt array.DType, data []byte, extent, lo, hi, stride []int64, base int64, out []Stats) error {
 	var ax [MaxRank]axis
 	m, off, empty, err := normalize(&ax, dt, data, extent, lo, hi, stride, base, len(out))
 	if err != nil || empty {
@@ -82,10 +82,10 @@ type axis struct{ n, ps, gs int64 }
 // n ≥ 2 only, merging neighbours that are contiguous both in the payload
 // and in the groups (a whole chunk with every axis reduced becomes one
 // axis). off is the payload offset of the corner lo, in elements.
-func normalize(ax *[MaxRank]axis, dt tetcore.DType, data []byte, extent, lo, hi, stride []int64, base int64, nout int) (m int, off int64, empty bool, err error) {
+func normalize(ax *[MaxRank]axis, dt array.DType, data []byte, extent, lo, hi, stride []int64, base int64, nout int) (m int, off int64, empty bool, err error) {
 	r := len(extent)
 	switch {
-	case !dt.Valid():
+	case !dt.Valid() || dt == array.I8: // no kernel for i8 yet: refuse rather than fold nothing
 		return 0, 0, false, fmt.Errorf("%w: dtype %v", ErrInvalid, dt)
 	case r > MaxRank:
 		return 0, 0, false, fmt.Errorf("%w: rank %d > %d", ErrInvalid, r, MaxRank)

@@ -102,7 +102,7 @@ func widenF16(dst []float32, hs []uint16, level int) {
 }
 
 // halfToFloat32 converts binary16 bits to float32 exactly, like
-// tetcore.HalfToFloat32, without a loop: place exponent and mantissa in
+// array.HalfToFloat32, without a loop: place exponent and mantissa in
 // a float32 (exponent bias 127 instead of 15), force the all-ones
 // exponent of Inf and NaN, and rescale by 2^(127−15), which is exact for
 // normal and subnormal halves alike.
