@@ -60,6 +60,9 @@ type Array interface {
 	// Info.ChunkBox). It decodes into dst when dst has the capacity, else
 	// into a new buffer; the result may instead alias the source's
 	// memory (ChunkInfo.InPlace). The caller must not modify the result.
+	// dst may be a result of an earlier ReadChunk, in place or not: the
+	// source never decodes into its own memory. Reading a chunk the
+	// source has closed fails with ErrClosed.
 	ReadChunk(id int64, dst []byte) ([]byte, error)
 }
 

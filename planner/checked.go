@@ -1,14 +1,19 @@
 package planner
 
-import "math"
+import (
+	"math"
+
+	"github.com/tetsql/tetsql/array"
+)
 
 const (
 	maxInt = math.MaxInt64
 	minInt = math.MinInt64
 )
 
-// MaxRank is the highest dataset rank the planner accepts (layout v1 allows 1..8).
-const MaxRank = 8
+// MaxRank is the highest dataset rank the planner accepts: the project's
+// array.MaxRank, which every format enforces when it opens a file.
+const MaxRank = array.MaxRank
 
 // mulNonNeg returns a*b for a, b ≥ 0 and false if the product overflows int64.
 func mulNonNeg(a, b int64) (int64, bool) {

@@ -3,8 +3,9 @@
 // query into a selected box of element indices, an optional exact rowid
 // filter, the set of chunks to visit and row estimates.
 //
-// It is a pure leaf package (standard library only): it never imports
-// SQLite or tetcore. The vtab layer translates SQLite's IndexInfo and
+// It is a pure leaf package: it imports only the standard library and
+// package array (itself a standard-library-only leaf, for the one MaxRank
+// of the project), never SQLite or a format package. The vtab layer translates SQLite's IndexInfo and
 // Filter arguments into [Constraint] values. Specs: sql-surface.md,
 // section "Pushdown", and tet-format-v1.md, section 4 (chunk grid and edge
 // chunks).

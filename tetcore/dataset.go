@@ -27,13 +27,13 @@ type Dataset struct {
 
 // Chunk is one chunk index entry.
 type Chunk struct {
-	Linear    int64    // row-major position in the chunk grid
-	Coords    [8]int64 // grid coordinates; slots ≥ rank are 0
-	Offset    uint64   // absolute payload offset
-	RawLen    int64    // decoded size in bytes
-	StoredLen int64    // stored size in bytes
-	Codec     Codec    // raw or zstd
-	entry     int      // position in the file's chunk index
+	Linear    int64          // row-major position in the chunk grid
+	Coords    [maxRank]int64 // grid coordinates; slots ≥ rank are 0
+	Offset    uint64         // absolute payload offset
+	RawLen    int64          // decoded size in bytes
+	StoredLen int64          // stored size in bytes
+	Codec     Codec          // raw or zstd
+	entry     int            // position in the file's chunk index
 }
 
 // Rank is the number of axes.

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/tetsql/tetsql/array"
 )
 
 // DType is an element type, numbered by its wire tag in the dataset
@@ -111,26 +113,32 @@ func (d DType) Uint64(b []byte, i int) uint64 {
 }
 
 // HalfToFloat32 converts IEEE 754 binary16 bits to float32 exactly,
-// including subnormals, ±Inf and NaN (the payload is kept).
-func HalfToFloat32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f: // Inf or NaN
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	case exp != 0: // normal
-		return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
-	case mant == 0: // ±0
-		return math.Float32frombits(sign)
+// including subnormals, ±Inf and NaN (the payload is kept). It is
+// array.HalfToFloat32, kept here for existing callers.
+func HalfToFloat32(h uint16) float32 { return array.HalfToFloat32(h) }
+
+// arrayDTypes maps the v1 wire tags onto the format-neutral types.
+var arrayDTypes = [...]array.DType{F32: array.F32, F64: array.F64, I32: array.I32, I64: array.I64,
+	U8: array.U8, U16: array.U16, I16: array.I16, U32: array.U32, F16: array.F16, U64: array.U64}
+
+// Array is the format-neutral element type of d (array.Invalid for an
+// invalid tag).
+func (d DType) Array() array.DType {
+	if !d.Valid() {
+		return array.Invalid
 	}
-	// Subnormal half: value = mant * 2^-24, normal in float32.
-	e := uint32(113) // exponent of 2^-14 in float32 bias terms
-	for mant&0x400 == 0 {
-		mant <<= 1
-		e--
+	return arrayDTypes[d]
+}
+
+// DTypeOf maps a format-neutral element type back to its v1 wire tag;
+// ok is false for a type layout v1 cannot store (i8).
+func DTypeOf(t array.DType) (d DType, ok bool) {
+	for _, d := range AllDTypes {
+		if arrayDTypes[d] == t {
+			return d, true
+		}
 	}
-	return math.Float32frombits(sign | e<<23 | (mant&0x3ff)<<13)
+	return 0, false
 }
 
 // Float32ToHalf converts a float32 to IEEE 754 binary16 bits, rounding to

@@ -3,6 +3,8 @@ package tetcore
 import (
 	"fmt"
 	"sync"
+
+	"github.com/tetsql/tetsql/array"
 )
 
 // File is an opened .tet file. Its methods are safe for concurrent use.
@@ -30,6 +32,7 @@ type File struct {
 	payloadEnd   uint64
 	footerStatus string
 	byName       map[string]*Dataset
+	arrays       []array.Array // adapters over Datasets, see buildArrays
 	pendingMeta  *metadataJSON
 
 	ident    fileIdent // what Open mapped, see CheckUnchanged

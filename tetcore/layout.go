@@ -1,12 +1,16 @@
 package tetcore
 
+import "github.com/tetsql/tetsql/array"
+
 // Sizes and magic numbers of layout v1.
 const (
 	superblockSize  = 32
 	indexHeaderSize = 32
 	indexEntrySize  = 104
 	footerTailSize  = 16
-	maxRank         = 8
+	// maxRank is layout v1's bound on ndim (1..8), which is the
+	// project-wide array.MaxRank.
+	maxRank = array.MaxRank
 
 	magicSuperblock = "TETR"
 	magicIndex      = "TIDX"

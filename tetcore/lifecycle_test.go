@@ -52,7 +52,7 @@ func TestClose_thenReadFails(t *testing.T) {
 	if err := f.Acquire(); !errors.Is(err, tetcore.ErrClosed) {
 		t.Errorf("Acquire after Close: %v", err)
 	}
-	if _, err := f.Verify(tetcore.VerifyQuick); !errors.Is(err, tetcore.ErrClosed) {
+	if _, err := f.VerifyReport(tetcore.VerifyQuick); !errors.Is(err, tetcore.ErrClosed) {
 		t.Errorf("Verify after Close: %v", err)
 	}
 }
@@ -78,7 +78,7 @@ func TestClose_whileAcquired(t *testing.T) {
 	f.Release()
 	checkContents(t, f, s) // one pin left
 	// Verify pins the file itself, and Acquire fails once Close was called.
-	if _, err := f.Verify(tetcore.VerifyDeep); !errors.Is(err, tetcore.ErrClosed) {
+	if _, err := f.VerifyReport(tetcore.VerifyDeep); !errors.Is(err, tetcore.ErrClosed) {
 		t.Errorf("Verify after Close while pinned: %v", err)
 	}
 	f.Release()

@@ -94,7 +94,7 @@ func TestFooter_damaged(t *testing.T) {
 				t.Errorf("footer status %q, want damage mentioning %q", st, tc.status)
 			}
 			checkContents(t, f, s)
-			rep, err := f.Verify(tetcore.VerifyDeep)
+			rep, err := f.VerifyReport(tetcore.VerifyDeep)
 			if err != nil || !rep.OK() || len(rep.Findings) != 1 || rep.Findings[0].Severity != "warning" ||
 				!strings.Contains(rep.Findings[0].Message, tc.status) {
 				t.Errorf("verify: %v %+v", err, rep)
@@ -195,7 +195,7 @@ func TestFooter_referencePlan(t *testing.T) {
 	if f.Footer.History != nil || ds.DimNames != nil || ds.Attrs != nil {
 		t.Errorf("metadata from a garbage footer: %+v %v", f.Footer, ds.DimNames)
 	}
-	rep, err := f.Verify(tetcore.VerifyDeep)
+	rep, err := f.VerifyReport(tetcore.VerifyDeep)
 	if err != nil || !rep.OK() || rep.DecodedChunks != 2 || len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].String(), "footer damaged") {
 		t.Errorf("verify: %v %+v", err, rep)
 	}

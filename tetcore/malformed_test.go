@@ -46,7 +46,7 @@ func TestParse_truncatedAtEveryOffset(t *testing.T) {
 					t.Fatalf("cut at %d: footer status %q", n, f.FooterStatus())
 				}
 				checkContents(t, f, s)
-				rep, err := f.Verify(tetcore.VerifyDeep)
+				rep, err := f.VerifyReport(tetcore.VerifyDeep)
 				if err != nil || !rep.OK() || len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Message, "footer damaged") {
 					t.Fatalf("cut at %d: verify %v %v", n, err, rep)
 				}
@@ -343,7 +343,7 @@ func checkLegal(t *testing.T, f *tetcore.File, s *sample) {
 		if int64(len(ds.Chunks())) != ds.ChunkCount() {
 			// The grid grew (a legal shape change): the old chunks are
 			// still there and the rest is reported missing.
-			rep, err := f.Verify(tetcore.VerifyDeep)
+			rep, err := f.VerifyReport(tetcore.VerifyDeep)
 			if err != nil || rep.OK() || !strings.Contains(rep.Findings[0].Message, "absent from the index") {
 				t.Errorf("sparse dataset %q: verify %v %v", ds.Name, err, rep)
 			}

@@ -130,7 +130,7 @@ func TestReadChunk_badZstd(t *testing.T) {
 			if _, err := f.ReadChunk(ds, &ds.Chunks()[1], nil); err != nil {
 				t.Errorf("neighbouring chunk: %v", err)
 			}
-			rep, err := f.Verify(tetcore.VerifyDeep)
+			rep, err := f.VerifyReport(tetcore.VerifyDeep)
 			if err != nil || rep.OK() || rep.DecodedChunks != s.entries-1 || len(rep.Findings) != 1 ||
 				rep.Findings[0].Dataset != "f32" || len(rep.Findings[0].Chunk) != 2 {
 				t.Errorf("verify: %v %+v", err, rep)
@@ -237,7 +237,7 @@ func TestReadChunk_sparseIndex(t *testing.T) {
 	if out, err := f.ReadChunkAt(ds, 2, nil); err != nil || len(out) != 1*3*2*2 {
 		t.Errorf("present chunk: %d %v", len(out), err)
 	}
-	rep, err := f.Verify(tetcore.VerifyQuick)
+	rep, err := f.VerifyReport(tetcore.VerifyQuick)
 	if err != nil || rep.OK() || !strings.Contains(rep.Findings[0].String(), `dataset "half/f16" 1 of 4 chunks absent`) {
 		t.Errorf("verify: %v %+v", err, rep)
 	}

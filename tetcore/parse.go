@@ -33,6 +33,9 @@ func Parse(data []byte, opts ...Option) (*File, error) {
 			return nil, corrupt("superblock", "chunk_index_offset/length must be 32/0 in an empty container, got %d/%d", f.indexOffset, f.indexLength)
 		}
 		f.applyMetadata()
+		if err := f.buildArrays(); err != nil {
+			return nil, err
+		}
 		return f, nil
 	}
 	if err := f.parseDirectory(count); err != nil {
@@ -42,6 +45,9 @@ func Parse(data []byte, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	f.applyMetadata()
+	if err := f.buildArrays(); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 

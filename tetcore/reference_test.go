@@ -82,7 +82,7 @@ func TestReferenceFixtures(t *testing.T) {
 			if sum != 21 || mean != 3.5 || sq/6 != 35.0/12 {
 				t.Errorf("sum %v mean %v var %v", sum, mean, sq/6)
 			}
-			rep, err := f.Verify(tetcore.VerifyDeep)
+			rep, err := f.VerifyReport(tetcore.VerifyDeep)
 			if err != nil || !rep.OK() || rep.DecodedChunks != 2 {
 				t.Errorf("verify: %v %+v", err, rep)
 			}

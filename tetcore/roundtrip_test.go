@@ -150,7 +150,7 @@ func TestRoundTrip_everyDTypeCodecRank(t *testing.T) {
 					}
 				}
 			}
-			rep, err := f.Verify(tetcore.VerifyDeep)
+			rep, err := f.VerifyReport(tetcore.VerifyDeep)
 			if err != nil || !rep.OK() || len(rep.Findings) != 0 {
 				t.Errorf("verify %s: %v %v", path, err, rep.Findings)
 			}

@@ -172,7 +172,7 @@ func readEverything(t testing.TB, f *tetcore.File) {
 			buf = out // a raw view too: ReadChunk must not decode into the file
 		}
 	}
-	if _, err := f.Verify(tetcore.VerifyDeep); err != nil {
+	if _, err := f.VerifyReport(tetcore.VerifyDeep); err != nil {
 		t.Errorf("Verify: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ const (
 	VerifyDeep
 )
 
-// Finding is one observation of Verify.
+// Finding is one observation of VerifyReport.
 type Finding struct {
 	Severity string // "error" or "warning"
 	Dataset  string // "" for file-level findings
@@ -37,7 +37,7 @@ func (f Finding) String() string {
 	return s + f.Message
 }
 
-// Report is the outcome of Verify.
+// Report is the outcome of VerifyReport.
 type Report struct {
 	Datasets      int
 	Chunks        int
@@ -55,11 +55,14 @@ func (r *Report) OK() bool {
 	return true
 }
 
-// Verify checks the file. Structural rules were already enforced by Open;
+// VerifyReport checks the file. Structural rules were already enforced by Open;
 // Verify adds findings that do not prevent reading (footer damage, chunks
 // absent from the index, payloads that overlap) and, in deep mode, decodes
 // every chunk.
-func (f *File) Verify(mode VerifyMode) (*Report, error) {
+//
+// It was called Verify before the file became an array.Source, whose
+// Verifier capability takes that name (see File.Verify).
+func (f *File) VerifyReport(mode VerifyMode) (*Report, error) {
 	if err := f.Acquire(); err != nil {
 		return nil, err
 	}

@@ -7,8 +7,11 @@ import (
 	"github.com/tetsql/tetsql/array"
 )
 
-// MaxRank is the largest rank FoldBox and FoldGroups accept.
-const MaxRank = 16
+// MaxRank is the largest rank FoldBox and FoldGroups accept: the
+// project's array.MaxRank. It only sizes the fixed per-axis arrays of
+// normalize and the walker; normalization drops and merges axes but never
+// adds one, so a rank the formats accept always fits.
+const MaxRank = array.MaxRank
 
 // ErrInvalid reports arguments that do not describe a fold: an invalid
 // dtype, mismatched or out-of-range extents and bounds, a payload shorter

@@ -184,6 +184,7 @@ func TestFoldGroups_errors(t *testing.T) {
 		{"no groups", array.F32, ext, []int64{0, 0}, []int64{2, 3}, nil, 0, data, nil},
 		{"huge stride", array.F32, ext, []int64{0, 0}, []int64{2, 3}, []int64{math.MaxInt64, 0}, 0, data, out},
 		{"rank 17", array.U8, make([]int64, 17), make([]int64, 17), make([]int64, 17), nil, 0, data, out},
+		{"rank above MaxRank", array.U8, make([]int64, fold.MaxRank+1), make([]int64, fold.MaxRank+1), make([]int64, fold.MaxRank+1), nil, 0, data, out},
 	} {
 		err := fold.FoldGroups(c.dt, c.data, c.ext, c.lo, c.hi, c.stride, c.base, c.out)
 		if !errors.Is(err, fold.ErrInvalid) {

@@ -61,7 +61,7 @@ func open(t testing.TB, path string) *tetcore.File {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	rep, err := f.Verify(tetcore.VerifyDeep)
+	rep, err := f.VerifyReport(tetcore.VerifyDeep)
 	if err != nil || !rep.OK() {
 		t.Fatalf("Verify: %v %+v", err, rep)
 	}

@@ -67,7 +67,7 @@ func verifyFile(path string, mode tetcore.VerifyMode) (*tetcore.Report, error) {
 		return nil, err
 	}
 	defer h.Close()
-	return h.File.Verify(mode)
+	return h.File.VerifyReport(mode)
 }
 
 // describeSchema prints one line about an attached file: its alias,
