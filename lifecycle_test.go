@@ -14,7 +14,6 @@ import (
 
 	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // copyFile copies src to a new file in dir and returns its absolute path.
@@ -82,7 +81,7 @@ func TestOpenError_namesFileAndIsolated(t *testing.T) {
 		db.Close()
 	}
 	okDB.Close()
-	if open := vtab.OpenPaths(); slices.Contains(open, good) {
+	if open := tetsql.OpenPaths(); slices.Contains(open, good) {
 		t.Errorf("%s still open after every database closed", good)
 	}
 }
@@ -170,7 +169,7 @@ func TestClose_whileIterating(t *testing.T) {
 			if err := db.Close(); err != nil {
 				t.Error(err)
 			}
-			if paused > 0 && !slices.Contains(vtab.OpenPaths(), abs) {
+			if paused > 0 && !slices.Contains(tetsql.OpenPaths(), abs) {
 				t.Errorf("%s unmapped while cursors still read it", abs)
 			}
 			if err := db.Ping(); err == nil {
@@ -178,7 +177,7 @@ func TestClose_whileIterating(t *testing.T) {
 			}
 			close(resume)
 			wg.Wait()
-			if slices.Contains(vtab.OpenPaths(), abs) {
+			if slices.Contains(tetsql.OpenPaths(), abs) {
 				t.Errorf("%s%s: %s still open after every query ended", table, opts, abs)
 			}
 		}

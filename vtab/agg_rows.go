@@ -77,10 +77,10 @@ func (c *aggCursor) Column(col int) (vtab.Value, error) {
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
 		if k := c.keptPos(a); k >= 0 {
-			return t.ds.Labels[a][c.groupIndex(k)], nil
+			return t.info.Labels[a][c.groupIndex(k)], nil
 		}
 		if c.fixed[a] >= 0 {
-			return t.ds.Labels[a][c.fixed[a]], nil
+			return t.info.Labels[a][c.fixed[a]], nil
 		}
 		return nil, nil
 	case col == t.byCol:
@@ -128,9 +128,9 @@ func optional(v float64, ok bool) (vtab.Value, error) {
 func (c *aggCursor) Close() error {
 	if !c.started.IsZero() {
 		c.stats.Elapsed = time.Since(c.started)
-		c.t.session.record(c.stats)
+		c.t.session.engine().Record(c.stats)
 	}
-	c.t.session.release(&c.held)
-	c.t.h.File.Release()
+	c.t.session.engine().Release(&c.held)
+	c.t.arr.Source().Release()
 	return nil
 }

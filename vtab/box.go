@@ -4,7 +4,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/array"
 )
 
 // The vtab API returns each column value as an interface, and converting
@@ -63,15 +63,15 @@ func str(p *string) any { return boxAt(stringType, unsafe.Pointer(p)) }
 // widen converts element i of a chunk to the SQLite value of its
 // dtype, boxed in s: REAL for floats (NaN as NULL), INTEGER for integers,
 // and REAL for a u64 above 2^63-1.
-func (s *slots) widen(dt tetcore.DType, data []byte, i int) any {
+func (s *slots) widen(dt array.DType, data []byte, i int) any {
 	switch dt {
-	case tetcore.F32, tetcore.F64, tetcore.F16:
+	case array.F32, array.F64, array.F16:
 		f := dt.Float64(data, i)
 		if f != f {
 			return nil
 		}
 		return s.float(f)
-	case tetcore.U64:
+	case array.U64:
 		u := dt.Uint64(data, i)
 		if u > math.MaxInt64 {
 			return s.float(float64(u))

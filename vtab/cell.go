@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/array"
 )
 
 // cellKind is the SQLite storage class of a column value that a cells
@@ -24,24 +24,24 @@ const (
 // same values for the vtab API): REAL for floats (NaN as NULL), INTEGER
 // for integers, REAL for a u64 above 2^63-1, TEXT for labels.
 func (c *cellsCursor) cell(col int) (k cellKind, n int64, f float64, s string, err error) {
-	if c.err != nil {
-		return cellErr, 0, 0, "", c.err
+	if err := c.s.Err(); err != nil {
+		return cellErr, 0, 0, "", err
 	}
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		vals, i, ok := c.value()
+		vals, i, ok := c.s.Value()
 		if !ok {
-			return cellErr, 0, 0, "", c.err
+			return cellErr, 0, 0, "", c.s.Err()
 		}
-		switch dt := t.ds.DType; dt {
-		case tetcore.F32, tetcore.F64, tetcore.F16:
+		switch dt := t.info.DType; dt {
+		case array.F32, array.F64, array.F16:
 			f = dt.Float64(vals, i)
 			if f != f {
 				return cellNull, 0, 0, "", nil
 			}
 			return cellFloat, 0, f, "", nil
-		case tetcore.U64:
+		case array.U64:
 			if u := dt.Uint64(vals, i); u > math.MaxInt64 {
 				return cellFloat, 0, float64(u), "", nil
 			}
@@ -50,16 +50,16 @@ func (c *cellsCursor) cell(col int) (k cellKind, n int64, f float64, s string, e
 			return cellInt, dt.Int64(vals, i), 0, "", nil
 		}
 	case col >= 0 && col < len(t.dims):
-		return cellInt, c.ch.Start[col] + c.local[col], 0, "", nil
+		return cellInt, c.s.Index(col), 0, "", nil
 	case col >= 0 && col < t.valueCol:
 		a := t.labelAxis[col-len(t.dims)]
-		return cellText, 0, 0, t.ds.Labels[a][c.ch.Start[a]+c.local[a]], nil
+		return cellText, 0, 0, t.info.Labels[a][c.s.Index(a)], nil
 	}
 	return cellErr, 0, 0, "", fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 }
 
 // scanStats returns the counters of a finished scan (after Close).
-func (c *cellsCursor) scanStats() (ScanStats, bool) { return c.stats, !c.started.IsZero() }
+func (c *cellsCursor) scanStats() (ScanStats, bool) { return c.s.Stats, c.s.Started() }
 
 // scanStats returns the counters of a finished scan (after Close).
 func (c *aggCursor) scanStats() (ScanStats, bool) { return c.stats, !c.started.IsZero() }

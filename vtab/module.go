@@ -170,7 +170,7 @@ func connect(ctx vtab.Context, args []string, sess *Session) (vtab.Table, error)
 		return nil, err
 	}
 	a.session = sess
-	h, err := OpenFile(a.path)
+	h, err := openTable(sess, a)
 	if err != nil {
 		return nil, err
 	}

@@ -15,18 +15,31 @@ import (
 // keep their pages mapped for the next Filter call.
 const EvictFrom = 16
 
-// A large aggregate fold keeps the last evictWindow bytes of chunks it
-// has finished mapped, and hands older ones back to the operating system
-// evictBatch bytes or more at a time. The window keeps a file of up to
+// A large aggregate fold keeps the last DefaultEvictWindow bytes of
+// chunks it has finished mapped, and hands older ones back to the
+// operating system DefaultEvictBatch bytes or more at a time (see
+// Registry.SetEvictWindow). The window keeps a file of up to
 // that size mapped from one query to the next (no page faults when it is
 // queried again); the batches turn one madvise — and one TLB shootdown
 // on every core running the process — per chunk into one per several
 // megabytes. Resident memory stays bounded by the window, whatever the
 // file's size. The pages stay in the page cache either way.
-var (
-	evictWindow uint64 = 64 << 20
-	evictBatch  uint64 = 8 << 20
+const (
+	DefaultEvictWindow = 64 << 20
+	DefaultEvictBatch  = 8 << 20
 )
+
+// SetEvictWindow sets the bytes large folds of the registry's sources
+// keep mapped and the least they hand back at once (0 keeps a value);
+// folds already running keep theirs.
+func (r *Registry) SetEvictWindow(window, batch uint64) {
+	if window > 0 {
+		r.evictWindow.Store(window)
+	}
+	if batch > 0 {
+		r.evictBatch.Store(batch)
+	}
+}
 
 // evictor collects the stored-byte spans of the chunks a fold has
 // finished and evicts the oldest ones beyond the window. Safe for
@@ -45,7 +58,7 @@ func newEvictor(src *Source) *evictor {
 	if src.ev == nil {
 		return nil
 	}
-	return &evictor{evict: src.ev.EvictRange, window: evictWindow, batch: evictBatch}
+	return &evictor{evict: src.ev.EvictRange, window: src.reg.evictWindow.Load(), batch: src.reg.evictBatch.Load()}
 }
 
 type byteSpan struct{ lo, hi uint64 }

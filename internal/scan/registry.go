@@ -19,6 +19,8 @@ type Registry struct {
 	formats []array.Format
 	ids     atomic.Int64 // the last Session.ID handed out
 
+	evictWindow, evictBatch atomic.Uint64 // see SetEvictWindow
+
 	mu   sync.Mutex
 	m    map[string]*opening // the current opening of each path
 	live map[*opening]string // every opening still held, by path
@@ -27,7 +29,10 @@ type Registry struct {
 // NewRegistry returns a registry that opens files with the first of
 // formats whose Sniff recognises their first bytes.
 func NewRegistry(formats []array.Format) *Registry {
-	return &Registry{formats: formats, m: map[string]*opening{}, live: map[*opening]string{}}
+	r := &Registry{formats: formats, m: map[string]*opening{}, live: map[*opening]string{}}
+	r.evictWindow.Store(DefaultEvictWindow)
+	r.evictBatch.Store(DefaultEvictBatch)
+	return r
 }
 
 // Formats is the format list the registry was made with.
@@ -122,7 +127,9 @@ func (r *Registry) open(path, key string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newSource(src, f, key), nil
+	s := newSource(src, f, key, path)
+	s.reg = r
+	return s, nil
 }
 
 // release drops one reference to of, closing its source after the last.

@@ -13,7 +13,9 @@ import (
 type Source struct {
 	src    array.Source
 	format array.Format
-	path   string
+	reg    *Registry
+	path   string // absolute
+	given  string // as the first opener gave it
 	arrays []*Array
 
 	pin   array.Pinner        // nil when the format does not pin
@@ -28,12 +30,13 @@ type Source struct {
 type Array struct {
 	array.Array
 	src   *Source
-	index int
-	stats ChunkStats
+	index  int
+	stats  ChunkStats
+	totals totals
 }
 
-func newSource(src array.Source, f array.Format, path string) *Source {
-	s := &Source{src: src, format: f, path: path}
+func newSource(src array.Source, f array.Format, path, given string) *Source {
+	s := &Source{src: src, format: f, path: path, given: given}
 	s.pin, _ = src.(array.Pinner)
 	s.guard, _ = src.(array.Guarder)
 	s.check, _ = src.(array.ChangeChecker)
@@ -53,6 +56,10 @@ func (s *Source) Underlying() array.Source { return s.src }
 
 // Path is the absolute path the source was opened by.
 func (s *Source) Path() string { return s.path }
+
+// GivenPath is the path as the first opener of the source gave it
+// (relative or not); the file metadata table shows it.
+func (s *Source) GivenPath() string { return s.given }
 
 // Attrs is the file-level attributes (nil when none); do not modify.
 func (s *Source) Attrs() map[string]string { return s.src.Attrs() }
