@@ -14,11 +14,11 @@ import (
 // checkRows rows and at every chunk it checks the session's call
 // context, so that a canceled query stops promptly.
 type CellScan struct {
-	r    Reader
-	sess *Session
-	plan *planner.Plan
-	it   planner.Iter
-	ev   cellsEvictor
+	r     Reader
+	sess  *Session
+	plan  *planner.Plan
+	it    planner.Iter
+	ev    cellsEvictor
 	size  int64   // element size
 	last  int     // last axis (rank-1)
 	shape []int64 // the array's shape

@@ -29,7 +29,7 @@ type Source struct {
 // Array is one array of a source, with the engine's state about it.
 type Array struct {
 	array.Array
-	src   *Source
+	src    *Source
 	index  int
 	stats  ChunkStats
 	totals totals
@@ -131,7 +131,6 @@ func (s *Source) Copy(dst, src []byte) (int, error) {
 	}
 	return copy(dst, src), nil
 }
-
 
 // evictChunk evicts the stored bytes of one chunk.
 func (s *Source) evictChunk(ci *array.ChunkInfo) {
