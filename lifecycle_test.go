@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
@@ -55,9 +56,9 @@ func TestOpenError_namesFileAndIsolated(t *testing.T) {
 		is   error
 	}{
 		{filepath.Join(dir, "missing.tet"), fs.ErrNotExist},
-		{garbage, tetcore.ErrBadMagic},
-		{truncated, nil}, // any reason, as long as the file is named
-		{dir, nil},       // a directory
+		{garbage, array.ErrUnknownFormat}, // no format recognises its first bytes
+		{truncated, nil},                  // any reason, as long as the file is named
+		{dir, nil},                        // a directory
 	} {
 		db, err := sql.Open("tetsql", "ok="+good+";bad="+tc.path)
 		if err != nil {

@@ -220,11 +220,3 @@ func raWorker(jobs <-chan *raSlot, gen *atomic.Int64, pin *sourcePin, r Reader) 
 		s.ready <- struct{}{}
 	}
 }
-
-// ReadAheadWorkers is how many read-ahead goroutines the scan started.
-func (c *CellScan) ReadAheadWorkers() int {
-	if c.ra == nil {
-		return 0
-	}
-	return c.ra.workers
-}
