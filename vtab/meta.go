@@ -58,7 +58,11 @@ var metaKinds = map[string]*metaKind{
 				if attrs == nil {
 					attrs = map[string]string{}
 				}
-				tot := a.Totals()
+				tot, err := a.Totals(emit.sess)
+				if err != nil {
+					emit.fail(err)
+					return
+				}
 				emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
 					jsonText(ds.Grid()), jsonText(names), ds.Elements(), ds.ChunkCount(), tot.RawBytes, tot.StoredBytes,
 					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg))
@@ -88,13 +92,13 @@ var metaKinds = map[string]*metaKind{
 			ds := a.Info()
 			r := ds.Rank()
 			coords, start, extent := make([]int64, r), make([]int64, r), make([]int64, r)
-			a.EachStored(func(c array.ChunkInfo) bool {
+			emit.fail(a.EachStored(emit.sess, func(c array.ChunkInfo) bool {
 				ds.ChunkCoords(c.ID, coords)
 				ds.ChunkBox(c.ID, start, extent)
 				emit.row(ds.Name, c.ID, jsonText(coords), jsonText(start), jsonText(extent),
 					c.Offset, c.RawBytes, c.StoredBytes, c.Codec)
 				return true
-			})
+			}))
 		}),
 	},
 	"tet_history": {
@@ -181,9 +185,18 @@ type rowSink struct {
 	// built.
 	countOnly    bool
 	total, bytes int64
+
+	sess *scan.Session // whose call a walk of a chunk grid watches
+	err  error         // the first failure (an interrupted walk)
 }
 
 func (s *rowSink) block(b int64) { s.blk, s.n = b, 0 }
+
+func (s *rowSink) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
 
 func (s *rowSink) row(v ...vtab.Value) {
 	if s.countOnly {
@@ -289,16 +302,23 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []vtab.Value) error {
 	// The rows are built whole: count their memory first (metaRowBytes)
 	// and refuse a table of a file whose index or labels would need more
 	// than the memory limit.
-	count := rowSink{countOnly: true}
+	sess := c.t.session.engine()
+	count := rowSink{countOnly: true, sess: sess}
 	c.t.kind.rows(src, only, &count)
-	b := c.t.session.engine().Budget(c.t.qualified)
+	if count.err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, count.err)
+	}
+	b := sess.Budget(c.t.qualified)
 	if err := b.Need("listing", count.total, "rows", count.bytes/max(count.total, 1)+1); err != nil {
 		c.t.session.setErr(err)
 		return err
 	}
 	c.held = b.Hold()
-	c.out = rowSink{rows: make([][]vtab.Value, 0, count.total), ids: make([]int64, 0, count.total)}
+	c.out = rowSink{rows: make([][]vtab.Value, 0, count.total), ids: make([]int64, 0, count.total), sess: sess}
 	c.t.kind.rows(src, only, &c.out)
+	if c.out.err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, c.out.err)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package scan_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -65,5 +66,29 @@ func TestReader_cache(t *testing.T) {
 	}
 	if fa.reads.Load() != 4 || st.CacheHits != 2 || st.ChunksDecoded != 6 || st.BytesDecoded != 32 || st.BytesRead != 3*(32+16) {
 		t.Errorf("%d ReadChunk calls, stats %+v", fa.reads.Load(), st)
+	}
+}
+
+// TestTotals counts the stored chunks of a grid with a missing one, and
+// a walk of the grid stops with the call's context.
+func TestTotals(t *testing.T) {
+	src := openFake(t, fakeHeader{Shape: []int64{10}, Chunk: []int64{4}, Missing: []int64{1}})
+	a := src.Arrays()[0]
+	tot, err := a.Totals(nil) // chunks 0 and 2, both in place
+	if err != nil || tot != (scan.Totals{Chunks: 2, RawBytes: 32 + 16, StoredBytes: 32 + 16}) {
+		t.Fatalf("totals %+v, %v", tot, err)
+	}
+	var ids []int64
+	a.EachStored(nil, func(c array.ChunkInfo) bool { ids = append(ids, c.ID); return true })
+	if len(ids) != 2 || ids[0] != 0 || ids[1] != 2 {
+		t.Errorf("stored chunks %v", ids)
+	}
+	huge := openFake(t, fakeHeader{Shape: []int64{1 << 40}, Chunk: []int64{1 << 10}, Lazy: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sess := scan.NewSession(nil)
+	sess.Enter(scan.NewCall(ctx))
+	if _, err := huge.Arrays()[0].Totals(sess); !errors.Is(err, context.Canceled) {
+		t.Errorf("walk of 2^30 positions under a canceled call: %v", err)
 	}
 }
