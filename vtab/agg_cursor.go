@@ -138,6 +138,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []vtab.Value) error {
 		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left()}
 	groups, err := scan.Fold(&spec, &c.stats)
 	if err != nil {
+		c.t.session.setErr(err) // the driver returns it whole (errors.Is)
 		return err
 	}
 	// Open checked the file; a file rewritten in place while the chunks

@@ -28,6 +28,7 @@ type MemLimitError struct {
 	Held  int64 // bytes other open tables of the connection hold
 }
 
+// Error says what needed how much, and the limit.
 func (e *MemLimitError) Error() string {
 	held := ""
 	if e.Held > 0 {

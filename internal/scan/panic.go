@@ -23,6 +23,7 @@ type InternalError struct {
 	Value any    // what was panicked with
 }
 
+// Error names where the panic happened and its value.
 func (e *InternalError) Error() string {
 	return fmt.Sprintf("tet: internal error in %s: %v", e.Where, e.Value)
 }

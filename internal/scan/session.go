@@ -222,4 +222,5 @@ func (s *Session) Interrupted() error {
 	}
 }
 
+// String is "session ID".
 func (s *Session) String() string { return fmt.Sprintf("session %d", s.ID) }
