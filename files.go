@@ -1,6 +1,9 @@
 package tetsql
 
-import "github.com/tetsql/tetsql/array"
+import (
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/vtab"
+)
 
 // UseFile calls fn with the file at path as the driver's connections
 // read it: the source their tables share, opened (read-only) if no
@@ -14,3 +17,11 @@ func UseFile(path string, fn func(array.Source) error) error {
 	defer h.Close()
 	return fn(h.Source().Underlying())
 }
+
+// NewSession returns a session for tet tables on a modernc.org/sqlite
+// connection of the program's own (sql.OpenDB(vtab.Connector{Name:
+// ":memory:", Session: tetsql.NewSession()}), then vtab.SetupSQL): its
+// tables open files through the driver's registry, sharing them with
+// the driver's connections. Release it with vtab.CloseSession once its
+// connections are closed.
+func NewSession() *vtab.Session { return vtab.NewSession(registry) }
