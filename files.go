@@ -1,6 +1,8 @@
 package tetsql
 
 import (
+	"fmt"
+
 	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -25,3 +27,16 @@ func UseFile(path string, fn func(array.Source) error) error {
 // the driver's connections. Release it with vtab.CloseSession once its
 // connections are closed.
 func NewSession() *vtab.Session { return vtab.NewSession(registry) }
+
+// SetupSQL returns the statements that attach the file at path as schema
+// alias on a connection of the program's own (see NewSession and
+// vtab.SetupSQL): the file is opened through the driver's registry to
+// name its tables.
+func SetupSQL(alias, path string) ([]string, error) {
+	h, err := registry.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tetsql: open %s: %w", path, err)
+	}
+	defer h.Close() // the tables open their own handles
+	return vtab.SetupSQL(alias, h.Path(), h.Source(), nil), nil
+}
