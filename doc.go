@@ -8,8 +8,8 @@
 // Every file is attached as its own schema (named after the file, or by
 // an alias) holding the metadata tables tet_file, tet_datasets, tet_dims,
 // tet_chunks, tet_history, tet_attrs and tet_coords, and one cells table
-// per dataset; see shared/spec/sql-surface.md for the contract and
-// docs/GO.md for a guide. Every pooled connection gets the same schemas;
+// per dataset; see docs/SQL.md for the SQL surface, docs/GO.md for a
+// guide and docs/ARCHITECTURE.md for the layout of the code. Every pooled connection gets the same schemas;
 // a file is mapped once per process and shared by all connections and
 // databases.
 //

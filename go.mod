@@ -7,14 +7,14 @@ require (
 	github.com/edsrzf/mmap-go v1.2.0
 	// tetcore: zstd chunk decoding (one shared decoder) and encoding.
 	github.com/klauspost/compress v1.20.3
-	// internal/repl: line editing and history for the interactive shell.
+	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3
 	// cmd/tetsql, cmd/tetgen: command-line flags.
 	github.com/spf13/pflag v1.0.10
 	// internal/fold: CPU feature detection (AVX2, FMA) for the vector
 	// kernels; already required by x/term.
 	golang.org/x/sys v0.49.0
-	// internal/repl, cmd/tetsql: terminal detection and size.
+	// cmd/tetsql and its internal/repl: terminal detection and size.
 	golang.org/x/term v0.47.0
 	// vtab and the root driver: SQLite in pure Go, with its vtab package.
 	modernc.org/sqlite v1.61.1

@@ -131,3 +131,42 @@ func HalfToFloat32(h uint16) float32 {
 	}
 	return math.Float32frombits(sign | e<<23 | (mant&0x3ff)<<13)
 }
+
+// Float32ToHalf converts a float32 to IEEE 754 binary16 bits, rounding to
+// nearest even; overflow gives ±Inf and NaN stays NaN.
+func Float32ToHalf(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int32(b>>23) & 0xff
+	mant := b & 0x7fffff
+	if exp == 0xff {
+		if mant != 0 {
+			return sign | 0x7e00 | uint16(mant>>13)
+		}
+		return sign | 0x7c00
+	}
+	e := exp - 127 + 15
+	if e >= 0x1f {
+		return sign | 0x7c00
+	}
+	if e <= 0 {
+		if e < -10 {
+			return sign
+		}
+		mant |= 0x800000
+		shift := uint32(14 - e)
+		half := uint16(mant >> shift)
+		rem := mant & (1<<shift - 1)
+		mid := uint32(1) << (shift - 1)
+		if rem > mid || (rem == mid && half&1 == 1) {
+			half++
+		}
+		return sign | half
+	}
+	half := uint16(e)<<10 | uint16(mant>>13)
+	rem := mant & 0x1fff
+	if rem > 0x1000 || (rem == 0x1000 && half&1 == 1) {
+		half++ // may carry into the exponent, up to Inf: still correct
+	}
+	return sign | half
+}

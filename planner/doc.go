@@ -5,10 +5,10 @@
 //
 // It is a pure leaf package: it imports only the standard library and
 // package array (itself a standard-library-only leaf, for the one MaxRank
-// of the project), never SQLite or a format package. The vtab layer translates SQLite's IndexInfo and
-// Filter arguments into [Constraint] values. Specs: sql-surface.md,
-// section "Pushdown", and tet-format-v1.md, section 4 (chunk grid and edge
-// chunks).
+// of the project), never SQLite or a format package. The vtab layer
+// translates SQLite's IndexInfo and Filter arguments into [Constraint]
+// values. docs/SQL.md ("What the planner consumes") says what users see
+// of it.
 //
 // # Conventions
 //

@@ -21,7 +21,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 )
 
 const usageHead = `tetgen writes synthetic .tet files.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 	"github.com/tetsql/tetsql/tetcore"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tetsql/tetsql/internal/gen"
+	"github.com/tetsql/tetsql/cmd/tetgen/internal/gen"
 )
 
 // progressEvery is the minimum time between two progress lines.

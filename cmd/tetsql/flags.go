@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
 // options are the parsed command line.

@@ -3,8 +3,8 @@
 //
 //	tetsql [flags] [ALIAS=]FILE.tet ... [SQL]
 //
-// Each file is attached as its own schema. See "tetsql --help" and
-// shared/spec/sql-surface.md ("CLI conventions").
+// Each file is attached as its own schema. See "tetsql --help", the tour
+// in the repository's README.md and docs/SQL.md.
 package main
 
 import "os"

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tetsql/tetsql"
-	"github.com/tetsql/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
 // version is set at link time (-ldflags "-X main.version=v1.2.3");

@@ -5,7 +5,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tetsql/tetsql/internal/output"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // onInterrupt makes the first Ctrl-C (SIGINT) of a script run call

@@ -1,5 +1,5 @@
 // Package fold provides the numeric core of the <dataset>_agg virtual
-// tables (shared/spec/sql-surface.md, section "Aggregates"): typed
+// tables (docs/SQL.md, section "Aggregate tables"): typed
 // reductions — count, null_count, sum, mean, min, max, population var and
 // std — over whole decoded chunk payloads, optionally grouped by axes.
 // It knows nothing of SQLite or the planner; it imports array for

@@ -1,0 +1,240 @@
+package output
+
+import "io"
+
+// gridStyle describes the lines of a box, table or markdown grid. A rule
+// with an empty left corner is not drawn.
+type gridStyle struct {
+	top, sep, bottom [3]string // left corner, junction, right corner
+	fill             string    // horizontal line
+	vert             string    // vertical line between cells
+	markdown         bool      // escape |, mark right-aligned columns with ':'
+}
+
+var (
+	boxStyle = gridStyle{
+		top: [3]string{"┌", "┬", "┐"}, sep: [3]string{"├", "┼", "┤"},
+		bottom: [3]string{"└", "┴", "┘"}, fill: "─", vert: "│",
+	}
+	tableStyle = gridStyle{
+		top: [3]string{"+", "+", "+"}, sep: [3]string{"+", "+", "+"},
+		bottom: [3]string{"+", "+", "+"}, fill: "-", vert: "|",
+	}
+	markdownStyle = gridStyle{sep: [3]string{"|", "|", "|"}, fill: "-", vert: "|", markdown: true}
+)
+
+// grid writes box, table and markdown modes. It buffers a first
+// window of rows (their formatted cells in one byte arena) to size the
+// columns, then writes them and streams every later row with the same
+// widths; a later, wider cell extends its row instead of being cut. Headers
+// are centred, as in sqlite3. A column is right-aligned when its declared
+// type is numeric, or when it has no declared type and every non-NULL value
+// in the window is a number.
+type grid struct {
+	base
+	style     *gridStyle
+	streaming bool  // the window has been written
+	widths    []int // column widths
+	right     []bool
+	sawNum    []bool
+	sawOther  []bool
+	arena     []byte // cells of the buffered rows, back to back
+	ends      []int  // end offset in arena of each buffered cell
+	cellW     []int  // display width of each buffered cell
+	nrows     int    // rows in the window
+	raw, disp []byte // scratch for formatting one cell
+}
+
+func newGrid(mode Mode, w io.Writer, opts Options) *grid {
+	g := &grid{base: newBase(w, opts), style: &boxStyle}
+	switch mode {
+	case Table:
+		g.style = &tableStyle
+	case Markdown:
+		g.style = &markdownStyle
+	}
+	return g
+}
+
+// Header implements Writer.
+func (g *grid) Header(cols []Column) error {
+	if err := g.header(cols); err != nil {
+		return err
+	}
+	n := len(cols)
+	g.widths = make([]int, n)
+	g.right = make([]bool, n)
+	g.sawNum = make([]bool, n)
+	g.sawOther = make([]bool, n)
+	return nil
+}
+
+// cell formats v for display into g.disp and returns it with its width.
+// Options.MaxWidth cuts anything but numbers, which are never shortened.
+func (g *grid) cell(v any) ([]byte, int) {
+	g.raw = appendText(g.raw[:0], v, g.opts.Null)
+	g.disp = appendDisplay(g.disp[:0], g.raw, g.style.markdown)
+	if g.opts.MaxWidth > 0 && !isNumber(v) {
+		g.raw, _ = appendTruncated(g.raw[:0], g.disp, g.opts.MaxWidth)
+		g.disp, g.raw = g.raw, g.disp
+	}
+	return g.disp, displayWidth(g.disp)
+}
+
+// Row implements Writer.
+func (g *grid) Row(vals []any) error {
+	if err := g.check(vals); err != nil || len(vals) == 0 {
+		return err
+	}
+	if g.streaming {
+		g.buf = g.buf[:0]
+		for i, v := range vals {
+			c, w := g.cell(v)
+			g.buf = g.appendCell(g.buf, i, c, w, g.align(i))
+		}
+		g.buf = g.endLine(g.buf)
+		g.write(g.buf)
+		return g.err
+	}
+	for i, v := range vals {
+		c, w := g.cell(v)
+		g.arena = append(g.arena, c...)
+		g.ends = append(g.ends, len(g.arena))
+		g.cellW = append(g.cellW, w)
+		g.widths[i] = max(g.widths[i], w)
+		switch {
+		case v == nil:
+		case isNumber(v):
+			g.sawNum[i] = true
+		default:
+			g.sawOther[i] = true
+		}
+	}
+	g.nrows++
+	if g.nrows >= g.opts.window {
+		g.flushWindow()
+	}
+	return g.err
+}
+
+// flushWindow fixes widths and alignment, then writes the top rule, the
+// header and the buffered rows.
+func (g *grid) flushWindow() {
+	g.streaming = true
+	ncol := len(g.cols)
+	names := make([][]byte, ncol)
+	nameW := make([]int, ncol)
+	for i, c := range g.cols {
+		d, w := g.cell(c.Name)
+		names[i], nameW[i] = append([]byte(nil), d...), w
+		g.widths[i] = max(g.widths[i], w)
+		g.right[i] = numericType(c.Type) || c.Type == "" && g.sawNum[i] && !g.sawOther[i]
+	}
+	b := g.rule(g.buf[:0], &g.style.top)
+	for i := range names {
+		b = g.appendCell(b, i, names[i], nameW[i], alignCenter)
+	}
+	b = g.endLine(b)
+	b = g.rule(b, &g.style.sep)
+	g.write(b)
+	start := 0
+	for r := 0; r < g.nrows; r++ {
+		b = b[:0]
+		for i := 0; i < ncol; i++ {
+			k := r*ncol + i
+			b = g.appendCell(b, i, g.arena[start:g.ends[k]], g.cellW[k], g.align(i))
+			start = g.ends[k]
+		}
+		b = g.endLine(b)
+		g.write(b)
+	}
+	g.buf = b
+	g.arena, g.ends, g.cellW, g.nrows = nil, nil, nil, 0
+}
+
+// Cell alignments.
+const (
+	alignLeft = iota
+	alignRight
+	alignCenter
+)
+
+// align returns the alignment of data cells in column i.
+func (g *grid) align(i int) int {
+	if g.right[i] {
+		return alignRight
+	}
+	return alignLeft
+}
+
+// appendCell appends the separator before column i and the cell c of
+// display width w, padded to the column width.
+func (g *grid) appendCell(b []byte, i int, c []byte, w, align int) []byte {
+	b = append(b, g.style.vert...)
+	b = append(b, ' ')
+	pad := max(g.widths[i]-w, 0)
+	left := 0
+	switch align {
+	case alignRight:
+		left = pad
+	case alignCenter:
+		left = pad / 2
+	}
+	b = appendSpaces(b, left)
+	b = append(b, c...)
+	b = appendSpaces(b, pad-left)
+	return append(b, ' ')
+}
+
+// endLine closes a row.
+func (g *grid) endLine(b []byte) []byte {
+	b = append(b, g.style.vert...)
+	return append(b, '\n')
+}
+
+// rule appends a horizontal rule with the given corners, or nothing if the
+// style has none. Markdown's delimiter row ends right-aligned columns in ':'.
+func (g *grid) rule(b []byte, corners *[3]string) []byte {
+	if corners[0] == "" {
+		return b
+	}
+	for i, w := range g.widths {
+		if i == 0 {
+			b = append(b, corners[0]...)
+		} else {
+			b = append(b, corners[1]...)
+		}
+		n := w + 2
+		if g.style.markdown && g.right[i] {
+			n--
+		}
+		for range n {
+			b = append(b, g.style.fill...)
+		}
+		if g.style.markdown && g.right[i] {
+			b = append(b, ':')
+		}
+	}
+	b = append(b, corners[2]...)
+	return append(b, '\n')
+}
+
+func appendSpaces(b []byte, n int) []byte {
+	for range n {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// Close implements Writer: it writes a window that never filled (or just
+// the header for an empty result) and the bottom rule. Nothing is written
+// for a result without columns.
+func (g *grid) Close() error {
+	if g.started && len(g.cols) > 0 && g.err == nil {
+		if !g.streaming {
+			g.flushWindow()
+		}
+		g.write(g.rule(g.buf[:0], &g.style.bottom))
+	}
+	return g.close()
+}

@@ -1,0 +1,184 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// parseDot splits a dot command line into its name (lower case, without
+// the dot) and arguments. Arguments are separated by blanks; '…' and
+// "…" quote an argument with blanks in it (inside "…", \" and \\ are
+// escapes).
+func parseDot(line string) (name string, args []string, err error) {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, ".") {
+		return "", nil, fmt.Errorf("not a dot command: %q", line)
+	}
+	var words []string
+	for i := 1; i < len(line); {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+			continue
+		case c == '\'' || c == '"':
+			var b strings.Builder
+			j := i + 1
+			for ; j < len(line) && line[j] != c; j++ {
+				if c == '"' && line[j] == '\\' && j+1 < len(line) {
+					j++
+				}
+				b.WriteByte(line[j])
+			}
+			if j >= len(line) {
+				return "", nil, fmt.Errorf("unterminated %c in %q", c, line)
+			}
+			words = append(words, b.String())
+			i = j + 1
+		default:
+			j := i
+			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+				j++
+			}
+			words = append(words, line[i:j])
+			i = j
+		}
+	}
+	if len(words) == 0 || strings.HasPrefix(line, ". ") || strings.HasPrefix(line, ".\t") {
+		return "", nil, fmt.Errorf("missing command name after '.'; enter \".help\" for the list")
+	}
+	if len(words) > 1 {
+		args = words[1:]
+	}
+	return strings.ToLower(words[0]), args, nil
+}
+
+// dotCmd is one dot command: its usage, help and implementation.
+type dotCmd struct {
+	name     string
+	aliases  []string
+	args     string // argument synopsis for .help
+	help     string
+	min, max int // argument count bounds; max -1 = any
+	run      func(s *Shell, ctx context.Context, args []string) error
+}
+
+// dotCmds is the command table, in .help order (filled by init to break
+// the initialization cycle through .help).
+var dotCmds []*dotCmd
+
+func init() {
+	dotCmds = []*dotCmd{
+		{name: "help", args: "[COMMAND]", help: "show this list, or one command's help", max: 1, run: (*Shell).dotHelp},
+		{name: "tables", args: "[PATTERN]", help: "list tables (LIKE pattern), schema-qualified outside main", max: 1, run: (*Shell).dotTables},
+		{name: "schema", args: "[TABLE]", help: "show CREATE statements (columns of the tet tables)", max: 1, run: (*Shell).dotSchema},
+		{name: "datasets", args: "[SCHEMA]", help: "catalog: datasets with dtype, shape, chunks, dims, labels, attrs, sizes", max: 1, run: (*Shell).dotDatasets},
+		{name: "info", args: "[FILE]", help: "show the tet_file row of each file (or of FILE: alias or path)", max: 1, run: (*Shell).dotInfo},
+		{name: "verify", args: "[--deep]", help: "check every attached file; --deep also decodes every chunk", max: 1, run: (*Shell).dotVerify},
+		{name: "open", args: "FILE [AS ALIAS]", help: "attach another .tet file as a schema", min: 1, max: 3, run: (*Shell).dotOpen},
+		{name: "mode", args: "[MODE]", help: "show or set the output mode: box table csv tsv json jsonl markdown line", max: 1, run: (*Shell).dotMode},
+		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv and tsv (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
+		{name: "nullvalue", args: "TEXT", help: "text shown for NULL", min: 1, max: 1, run: (*Shell).dotNull},
+		{name: "output", args: "[FILE]", help: "send results to FILE (mode from .csv/.json/.jsonl/.md/.tsv), or back to stdout", max: 1, run: (*Shell).dotOutput},
+		{name: "once", args: "FILE", help: "send the next statement's results to FILE (replaced only if it succeeds)", min: 1, max: 1, run: (*Shell).dotOnce},
+		{name: "timer", args: "on|off", help: "print the run time of each statement", min: 1, max: 1, run: (*Shell).dotTimer},
+		{name: "stats", args: "on|off", help: "print chunks/rows/bytes of each scan after each statement", min: 1, max: 1, run: (*Shell).dotStats},
+		{name: "read", args: "FILE", help: "run the SQL and dot commands in FILE", min: 1, max: 1, run: (*Shell).dotRead},
+		{name: "quit", aliases: []string{"exit"}, help: "leave the shell (also .exit, Ctrl-D)", run: func(*Shell, context.Context, []string) error { return ErrQuit }},
+	}
+}
+
+// lookupDot finds a command by name or alias.
+func lookupDot(name string) *dotCmd {
+	for _, c := range dotCmds {
+		if c.name == name {
+			return c
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// dot parses and runs one dot command line.
+func (s *Shell) dot(ctx context.Context, line string) error {
+	name, args, err := parseDot(line)
+	if err != nil {
+		return err
+	}
+	if err := s.safeRefused(name); err != nil {
+		return err
+	}
+	c := lookupDot(name)
+	if c == nil {
+		return fmt.Errorf("unknown command \".%s\"; enter \".help\" for the list", name)
+	}
+	if len(args) < c.min || (c.max >= 0 && len(args) > c.max) {
+		return fmt.Errorf("usage: .%s %s", c.name, c.args)
+	}
+	return s.guard(ctx, func(ctx context.Context) error { return c.run(s, ctx, args) })
+}
+
+// dotHelp prints the command list, or one command's help.
+func (s *Shell) dotHelp(_ context.Context, args []string) error {
+	w := s.opt.Stdout
+	if len(args) == 1 {
+		c := lookupDot(strings.TrimPrefix(strings.ToLower(args[0]), "."))
+		if c == nil {
+			return fmt.Errorf("no command %q; enter \".help\" for the list", args[0])
+		}
+		fmt.Fprintf(w, ".%s %s\n    %s\n", c.name, c.args, c.help)
+		return nil
+	}
+	writeDotHelp(w)
+	fmt.Fprint(w, helpFooter)
+	return nil
+}
+
+func writeDotHelp(w io.Writer) {
+	width := 0
+	for _, c := range dotCmds {
+		width = max(width, len(c.name)+len(c.args)+2)
+	}
+	for _, c := range dotCmds {
+		fmt.Fprintf(w, "%-*s  %s\n", width, strings.TrimSpace("."+c.name+" "+c.args), c.help)
+	}
+}
+
+const helpFooter = `
+SQL statements end with ';' and may span lines; Up and Ctrl-R recall history.
+Ctrl-C cancels a running statement or clears the input; Ctrl-D leaves.
+Each .tet file is a schema with one table per dataset (plus <dataset>_agg)
+and the tet_* metadata tables, e.g. SELECT * FROM tet_datasets;
+On a terminal, box and table cut long cells with "…"; .mode line shows all.
+`
+
+// DotUsage lists the dot commands with their arguments, in .help order
+// (".open FILE [AS ALIAS]", …).
+func DotUsage() []string {
+	out := make([]string, len(dotCmds))
+	for i, c := range dotCmds {
+		out[i] = strings.TrimSpace("." + c.name + " " + c.args)
+	}
+	return out
+}
+
+// dotNames lists the dot command names, sorted, with their dots (for
+// completion).
+func dotNames() []string {
+	var out []string
+	for _, c := range dotCmds {
+		out = append(out, "."+c.name)
+		for _, a := range c.aliases {
+			out = append(out, "."+a)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,155 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
+)
+
+// onOff parses the argument of .headers, .timer and .stats.
+func onOff(cmd, arg string) (bool, error) {
+	switch strings.ToLower(arg) {
+	case "on", "yes", "true", "1":
+		return true, nil
+	case "off", "no", "false", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("usage: .%s on|off (got %q)", cmd, arg)
+}
+
+func (s *Shell) dotMode(_ context.Context, args []string) error {
+	if len(args) == 0 {
+		names := make([]string, 0, 8)
+		for _, m := range output.Modes() {
+			names = append(names, m.String())
+		}
+		how := "default"
+		if s.modeSet {
+			how = "set"
+		}
+		fmt.Fprintf(s.opt.Stdout, "current output mode: %s (%s); available: %s\n", s.currentMode(), how, strings.Join(names, " "))
+		return nil
+	}
+	m, err := output.ParseMode(args[0])
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "output: "))
+	}
+	s.mode, s.modeSet = m, true
+	return nil
+}
+
+func (s *Shell) dotHeaders(_ context.Context, args []string) (err error) {
+	s.header, err = onOff("headers", args[0])
+	return err
+}
+
+func (s *Shell) dotTimer(_ context.Context, args []string) (err error) {
+	s.timer, err = onOff("timer", args[0])
+	return err
+}
+
+func (s *Shell) dotStats(_ context.Context, args []string) (err error) {
+	s.stats, err = onOff("stats", args[0])
+	return err
+}
+
+func (s *Shell) dotNull(_ context.Context, args []string) error {
+	s.null = args[0]
+	return nil
+}
+
+func (s *Shell) dotOutput(_ context.Context, args []string) error {
+	path := ""
+	if len(args) == 1 {
+		path = args[0]
+	}
+	return s.SetOutput(path)
+}
+
+func (s *Shell) dotOnce(_ context.Context, args []string) error {
+	k, err := s.openSink(args[0], sinkOnce)
+	if err != nil {
+		return err
+	}
+	if s.once != nil { // a .once no statement used: discarded
+		s.closeSink(s.once, false)
+	}
+	s.once = k
+	return nil
+}
+
+// maxReadDepth bounds .read nesting (a script that reads itself).
+const maxReadDepth = 16
+
+func (s *Shell) dotRead(ctx context.Context, args []string) error {
+	if s.depth >= maxReadDepth {
+		return fmt.Errorf(".read nested more than %d deep", maxReadDepth)
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s.depth++
+	defer func() { s.depth-- }()
+	return s.RunScript(ctx, f, args[0])
+}
+
+// dotOpen attaches a file: ".open FILE", ".open FILE AS alias" or
+// ".open alias=FILE". Without an alias one is derived from the file
+// name, with _2, _3, … added when the name is taken.
+func (s *Shell) dotOpen(ctx context.Context, args []string) error {
+	path, alias := args[0], ""
+	switch {
+	case len(args) == 3 && strings.EqualFold(args[1], "as"):
+		alias = args[2]
+	case len(args) != 1:
+		return errors.New("usage: .open FILE [AS ALIAS]")
+	default:
+		if a, p, ok := strings.Cut(path, "="); ok && a != "" && !strings.ContainsAny(a, `/\.`) {
+			alias, path = a, p
+		}
+	}
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	used, err := s.schemas(ctx)
+	if err != nil {
+		return err
+	}
+	taken := map[string]bool{"main": true, "temp": true}
+	for _, u := range used {
+		taken[strings.ToLower(u.name)] = true
+	}
+	// A taken alias is refused before anything is opened: the session
+	// stays as it was (SQLite's ATTACH would refuse it too).
+	if alias != "" && taken[strings.ToLower(alias)] {
+		return fmt.Errorf("alias %q is already in use; choose another: .open %s AS OTHER", alias, path)
+	}
+	if alias == "" {
+		base := tetsql.DefaultAlias(path)
+		alias = base
+		for n := 2; taken[strings.ToLower(alias)]; n++ {
+			alias = fmt.Sprintf("%s_%d", base, n)
+		}
+	}
+	err = s.conn.Raw(func(dc any) error {
+		c, ok := dc.(*tetsql.Conn)
+		if !ok {
+			return errors.New(".open needs a tetsql connection")
+		}
+		return c.Attach(ctx, alias, path)
+	})
+	if err != nil {
+		return err
+	}
+	if s.interact {
+		return s.describeSchema(ctx, s.opt.Stdout, alias)
+	}
+	return nil
+}

@@ -1,0 +1,250 @@
+package repl
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
+)
+
+// ErrQuit is returned by Exec and the script runners for .quit/.exit.
+var ErrQuit = errors.New("quit")
+
+// ErrInterrupted is the error of a statement cancelled by Ctrl-C
+// (SIGINT), or by the cancellation of the context it ran under.
+var ErrInterrupted = errors.New("interrupted")
+
+// Options are the shell's starting settings (the command-line flags).
+type Options struct {
+	Mode   string // output mode name; "" = box on a terminal, else csv
+	Header bool   // header row in csv and tsv
+	Null   string // text shown for NULL
+	Timer  bool   // print "Run Time: real … s" after each statement
+	Stats  bool   // print one "stats: …" line per cells scan
+
+	Stdout io.Writer // results (unless redirected by .output)
+	Stderr io.Writer // errors, stats, timer, progress
+
+	// StdoutTerminal makes box the default mode and narrows wide cells;
+	// StderrTerminal enables the progress line of exports to a file.
+	StdoutTerminal, StderrTerminal bool
+	// Width is the terminal's width in columns (0 = unknown); box and
+	// table output on the terminal cut cells wider than a third of it.
+	Width int
+
+	// Safe refuses the dot commands that name a path or reach the shell
+	// (.open, .output, .once, .read, …) with "not allowed in safe mode:
+	// .open"; use it with a connection in safe mode (tetsql.Config.Safe).
+	Safe bool
+
+	// Interrupts delivers SIGINT; each one cancels the running statement.
+	// nil: statements run until done.
+	Interrupts <-chan os.Signal
+}
+
+// Shell runs SQL and dot commands on one connection and prints results.
+// It is not safe for concurrent use.
+type Shell struct {
+	conn *sql.Conn
+	opt  Options
+
+	mode     output.Mode
+	modeSet  bool // mode chosen explicitly (flag or .mode)
+	header   bool
+	null     string
+	timer    bool
+	stats    bool
+	out      *sink   // .output destination; nil = Stdout
+	once     *sink   // .once destination for the next statement
+	depth    int     // .read nesting
+	scripts  []input // scripts read (never an output)
+	interact bool    // inside Interactive
+	guarded  bool    // a statement runs under guard
+}
+
+// New returns a shell on conn, which must stay open until CloseAfter.
+func New(conn *sql.Conn, opt Options) (*Shell, error) {
+	s := &Shell{conn: conn, opt: opt, header: opt.Header, null: opt.Null, timer: opt.Timer, stats: opt.Stats}
+	if s.opt.Stdout == nil {
+		s.opt.Stdout = io.Discard
+	}
+	if s.opt.Stderr == nil {
+		s.opt.Stderr = io.Discard
+	}
+	if opt.Mode != "" {
+		m, err := output.ParseMode(opt.Mode)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		s.mode, s.modeSet = m, true
+	}
+	return s, nil
+}
+
+// usageError marks errors in how the shell was invoked.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return strings.TrimPrefix(u.err.Error(), "output: ") }
+func (u usageError) Unwrap() error { return u.err }
+
+// IsUsage reports whether err is a usage error (a bad mode name, say).
+func IsUsage(err error) bool {
+	var u usageError
+	return errors.As(err, &u)
+}
+
+// SetOutput sends results to the file at path from now on (.output);
+// "" or "-" means back to standard output. The file is written under a
+// temporary name and replaces path when output is switched again or the
+// shell closes, holding the results of the statements that succeeded;
+// if none did, path is left as it was. A path that is one of the
+// session's inputs is refused, since writing it would destroy it. When the new file
+// cannot be opened, the current output stays.
+func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSession) }
+
+// SetOutputWhole is SetOutput for the results of a whole run (-o in a
+// script run): path is replaced only if the run ends without an error,
+// that is, if CloseAfter gets nil or ErrQuit.
+func (s *Shell) SetOutputWhole(path string) error { return s.setOutput(path, sinkWhole) }
+
+func (s *Shell) setOutput(path string, kind sinkKind) error {
+	var next *sink
+	if path != "" && path != "-" {
+		k, err := s.openSink(path, kind)
+		if err != nil {
+			return err
+		}
+		next = k
+	}
+	var err error
+	if s.out != nil {
+		err = s.closeSink(s.out, false)
+	}
+	s.out = next
+	return err
+}
+
+// CloseAfter closes any output file at the end of a run that ended with
+// runErr: a pending .once file is discarded, a .output file replaces its
+// target if a statement succeeded, a SetOutputWhole file only if runErr
+// is nil or ErrQuit.
+func (s *Shell) CloseAfter(runErr error) error {
+	failed := runErr != nil && !errors.Is(runErr, ErrQuit)
+	var errs []error
+	if s.once != nil {
+		errs = append(errs, s.closeSink(s.once, failed))
+		s.once = nil
+	}
+	if s.out != nil {
+		errs = append(errs, s.closeSink(s.out, failed))
+		s.out = nil
+	}
+	return errors.Join(errs...)
+}
+
+// Exec runs one command-line item: a dot command, or SQL holding one or
+// more statements (the last may lack its ';').
+func (s *Shell) Exec(ctx context.Context, text string) error {
+	if isDot(text) {
+		return s.dot(ctx, text)
+	}
+	stmts, rest := splitScript(text)
+	if rest != "" {
+		stmts = append(stmts, rest)
+	}
+	for _, q := range stmts {
+		if err := s.runSQL(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isDot reports whether a line is a dot command: a '.' first (after
+// blanks) when no statement is pending.
+func isDot(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " \t"), ".")
+}
+
+// RunScript runs the commands read from r until its end, stopping at the
+// first error, which it returns prefixed with name and the line number
+// ("q.sql:3: …"). A last statement without ';' runs too.
+func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
+	if err := s.addScript(r, name); err != nil {
+		return err
+	}
+	lr := newScanner(r)
+	var buf buffer
+	lineNo, stmtLine := 0, 0
+	fail := func(at int, err error) error {
+		if errors.Is(err, ErrQuit) || errors.Is(err, ErrInterrupted) {
+			return err
+		}
+		return &scriptError{name: name, line: at, err: err}
+	}
+	for {
+		line, err := lr.ReadLine("")
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		lineNo++
+		if buf.Empty() && isDot(line) {
+			if err := s.dot(ctx, line); err != nil {
+				return fail(lineNo, err)
+			}
+			continue
+		}
+		if buf.Empty() {
+			stmtLine = lineNo
+		}
+		for _, q := range buf.Add(line) {
+			if err := s.runSQL(ctx, q); err != nil {
+				return fail(stmtLine, err)
+			}
+			stmtLine = lineNo
+		}
+	}
+	if q := buf.Flush(); q != "" {
+		if err := s.runSQL(ctx, q); err != nil {
+			return fail(stmtLine, err)
+		}
+	}
+	return nil
+}
+
+// scriptError locates an error in a script.
+type scriptError struct {
+	name string
+	line int
+	err  error
+}
+
+func (e *scriptError) Error() string { return fmt.Sprintf("%s:%d: %v", e.name, e.line, e.err) }
+func (e *scriptError) Unwrap() error { return e.err }
+
+// errorf prints an error the way the shell reports every error.
+func (s *Shell) errorf(err error) {
+	fmt.Fprintf(s.opt.Stderr, "Error: %s\n", Message(err))
+}
+
+// sqliteCode matches the " (1)" result code modernc.org/sqlite appends.
+var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
+
+// Message is the text of err as the shell prints it after "Error: ":
+// without SQLite's generic "SQL logic error: " prefix and numeric result
+// code, which add nothing for a reader.
+func Message(err error) string {
+	msg := err.Error()
+	msg = sqliteCode.ReplaceAllString(msg, "")
+	msg = strings.Replace(msg, "SQL logic error: ", "", 1)
+	return msg
+}

@@ -1,0 +1,147 @@
+package repl
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
+)
+
+// sinkKind says when an output file replaces its target.
+type sinkKind int
+
+const (
+	// sinkSession (.output FILE): at the switch to another output or
+	// when the shell ends, the file holds the complete results of every
+	// statement that succeeded (a failed statement's partial output is
+	// cut off); if none succeeded, the target is left as it was.
+	sinkSession sinkKind = iota
+	// sinkOnce (.once FILE): replaced after the next statement if it
+	// succeeds; left as it was if it fails or none runs.
+	sinkOnce
+	// sinkWhole (-o FILE in a script run): replaced when the run ends
+	// without an error; left as it was otherwise.
+	sinkWhole
+)
+
+// sink is an output file (-o, .output, .once). Its results go to a
+// temporary file that replaces the target only on success (see
+// sinkKind), so a failing query never destroys the old file.
+type sink struct {
+	path   string
+	file   *output.File
+	mode   output.Mode // mode used when none was chosen explicitly
+	kind   sinkKind
+	wrote  int  // statements whose results were written completely
+	failed bool // a statement failed while this was the output
+	broken bool // a failed statement's output could not be cut off
+}
+
+// openSink starts an output file for path after checking that it is
+// not one of the shell's inputs. The target is not touched until the
+// sink is committed.
+func (s *Shell) openSink(path string, kind sinkKind) (*sink, error) {
+	if err := s.checkNotInput(path); err != nil {
+		return nil, err
+	}
+	f, err := output.CreateFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &sink{path: path, file: f, mode: modeForPath(path), kind: kind}, nil
+}
+
+// after records the outcome of a statement whose results went to k;
+// off is the file's length before the statement, results tells whether
+// it had a result set.
+func (k *sink) after(off int64, results bool, err error) error {
+	if err != nil {
+		k.failed = true
+		if rerr := k.file.Rewind(off); rerr != nil {
+			k.broken = true // never commit the partial rows
+			return rerr
+		}
+		return nil
+	}
+	if results {
+		k.wrote++
+	}
+	return nil
+}
+
+// closeSink ends the sink: it replaces the target or discards the results
+// according to its kind. runFailed tells that the run ends with an
+// error (what sinkWhole needs to know).
+func (s *Shell) closeSink(k *sink, runFailed bool) error {
+	keep := false
+	switch k.kind {
+	case sinkSession:
+		keep = k.wrote > 0
+	case sinkOnce:
+		keep = k.wrote > 0 && !k.failed
+	case sinkWhole:
+		keep = !k.failed && !runFailed
+	}
+	keep = keep && !k.broken
+	if !keep {
+		if k.kind == sinkSession && k.failed && !k.file.Direct() {
+			fmt.Fprintf(s.opt.Stderr, "note: %s left unchanged: no statement succeeded since .output\n", k.path)
+		}
+		return k.file.Abort()
+	}
+	// The target may have become an input since the sink was opened
+	// (.open, ATTACH): never rename over it.
+	if !k.file.Direct() {
+		if err := s.checkNotInput(k.path); err != nil {
+			k.file.Abort()
+			return err
+		}
+	}
+	return k.file.Commit()
+}
+
+// modeForPath picks the default mode of an output file from its
+// extension: .json, .jsonl/.ndjson, .md, .tsv, .txt (box); csv otherwise.
+func modeForPath(path string) output.Mode {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		return output.JSON
+	case ".jsonl", ".ndjson":
+		return output.JSONL
+	case ".md", ".markdown":
+		return output.Markdown
+	case ".tsv", ".tab":
+		return output.TSV
+	case ".txt":
+		return output.Box
+	}
+	return output.CSV
+}
+
+// groupDigits writes n with thousands separators: 1234567 → 1,234,567.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// sizeText formats a byte count with a binary unit: 512 B, 1.5 KiB, 3.2 GiB.
+func sizeText(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, i := float64(n)/1024, 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, units[i])
+}
