@@ -79,6 +79,8 @@ func drive(dt array.DType, data []byte, p *plan, out []Stats) {
 		driveFloat[float32](data, p, out, true)
 	case array.F64:
 		driveFloat[float64](data, p, out, false)
+	case array.I8:
+		driveInt[int8](data, p, out)
 	case array.U8:
 		driveInt[uint8](data, p, out)
 	case array.U16:
@@ -120,7 +122,7 @@ func driveFloat[T float32 | float64](data []byte, p *plan, out []Stats, f16 bool
 	}
 }
 
-func driveInt[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](data []byte, p *plan, out []Stats) {
+func driveInt[T int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](data []byte, p *plan, out []Stats) {
 	var buf [gatherLen]T
 	r := p.ax[p.row]
 	w := walker{ax: p.ax, skip: p.row, off: p.off, g: p.g}

@@ -88,7 +88,7 @@ type axis struct{ n, ps, gs int64 }
 func normalize(ax *[MaxRank]axis, dt array.DType, data []byte, extent, lo, hi, stride []int64, base int64, nout int) (m int, off int64, empty bool, err error) {
 	r := len(extent)
 	switch {
-	case !dt.Valid() || dt == array.I8: // no kernel for i8 yet: refuse rather than fold nothing
+	case !dt.Valid():
 		return 0, 0, false, fmt.Errorf("%w: dtype %v", ErrInvalid, dt)
 	case r > MaxRank:
 		return 0, 0, false, fmt.Errorf("%w: rank %d > %d", ErrInvalid, r, MaxRank)

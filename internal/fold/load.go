@@ -27,7 +27,7 @@ var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // elem is the set of element types read from payloads.
 type elem interface {
-	uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64 | float32 | float64
+	int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64 | float32 | float64
 }
 
 // view returns the n contiguous elements starting at element off as a
