@@ -63,3 +63,20 @@ func TestFormats_memformatThroughEveryTable(t *testing.T) {
 		}
 	}
 }
+
+// TestFormats_tetListsStoredChunks: .tet arrays list their stored chunks
+// from the index (scan.ChunkLister), so that metadata tables of a file
+// declaring a huge sparse grid never walk the grid.
+func TestFormats_tetListsStoredChunks(t *testing.T) {
+	reg := scan.NewRegistry(formats)
+	h, err := reg.Open(ref("sample.tet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	for _, a := range h.Source().Arrays() {
+		if _, ok := a.Array.(scan.ChunkLister); !ok {
+			t.Errorf("%s: %T is not a scan.ChunkLister", a.Info().Name, a.Array)
+		}
+	}
+}
