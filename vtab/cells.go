@@ -308,7 +308,9 @@ func (t *cellsTable) Open() (vtab.Cursor, error) {
 	if err := t.session.engine().Pin(t.arr.Source(), t.qualified); err != nil {
 		return nil, err
 	}
-	return &cellsCursor{t: t, s: scan.NewCellScan(t.reader, t.session.engine())}, nil
+	c := &cellsCursor{t: t}
+	c.s.Init(t.reader, t.session.engine())
+	return c, nil
 }
 
 // Disconnect releases the table's file handle.

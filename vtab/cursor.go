@@ -17,7 +17,7 @@ import (
 // Column turns positions and elements into SQL values.
 type cellsCursor struct {
 	t      *cellsTable
-	s      *scan.CellScan
+	s      scan.CellScan
 	plan   planner.Plan
 	cons   []planner.Constraint
 	specs  []argSpec

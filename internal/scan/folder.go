@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
 )
@@ -20,6 +21,16 @@ type folder struct {
 	// per-axis runs of the current chunk, chunk-local, with the compact
 	// position of each run's first index
 	runs [planner.MaxRank][]localRun
+
+	// The chunk being folded, kept here rather than in locals so that
+	// folding a chunk allocates nothing (guarded runs fold under
+	// Source.Guard, made once per folder).
+	w       work
+	info    array.ChunkInfo
+	data    []byte
+	rank    int
+	ferr    error
+	guarded func()
 }
 
 type localRun struct{ lo, hi, pos int64 }
@@ -44,7 +55,8 @@ func (f *folder) chunk(id int64) error {
 		return errStopped // another worker failed: its error is the answer
 	}
 	PanicPoint("fold worker")
-	w := &work{id: id}
+	w := &f.w
+	w.id = id
 	in.ChunkBox(id, w.start[:r], w.extent[:r])
 	for d := 0; d < r; d++ {
 		f.runs[d] = f.runs[d][:0]
@@ -68,15 +80,19 @@ func (f *folder) chunk(id int64) error {
 		f.buf = c.Data
 	}
 	f.stats.Count(&c)
-	defer f.ev.done(&c.Info) // the fold is done with its stored bytes
+	f.info, f.data, f.rank, f.ferr = c.Info, c.Data, r, nil
+	defer f.ev.done(&f.info) // the fold is done with its stored bytes
 	// An in-place chunk is a view of the mapping: fold it under the
 	// source's fault guard, so that a file truncated under the fold fails
 	// the query instead of killing the process with SIGBUS.
-	var ferr error
-	if err := a.src.Guard(func() { ferr = f.foldChunk(w, c.Data, r) }); err != nil {
+	if f.guarded == nil {
+		f.guarded = func() { f.ferr = f.foldChunk(&f.w, f.data, f.rank) }
+	}
+	if err := a.src.Guard(f.guarded); err != nil {
 		return fmt.Errorf("tet: %s: %w", f.r.table, err)
 	}
-	return ferr
+	f.data = nil
+	return f.ferr
 }
 
 // foldChunk folds the selected sub-boxes of one chunk's data.
