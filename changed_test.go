@@ -84,6 +84,29 @@ func TestAttach_keepsMaxChunkBytes(t *testing.T) {
 	}
 }
 
+// TestMaxChunkBytes_perDatabaseOnSharedFile: two databases on the same
+// file (opened once, shared) each read under their own max_chunk_bytes,
+// whichever opened the file first: a limit given after the file is open
+// still applies, and a larger one elsewhere is not narrowed by it.
+func TestMaxChunkBytes_perDatabaseOnSharedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "z.tet")
+	writeGrids(t, path, grid{name: "z", shape: [2]int64{64, 64}, chunks: [2]int64{64, 64}, codec: tetcore.CodecZstd})
+	_, wide := openConn(t, path) // opens the file, default limit
+	_, narrow := openConn(t, path+"?max_chunk_bytes=1KiB")
+	ctx := context.Background()
+	var n int64
+	err := narrow.QueryRowContext(ctx, `SELECT count(value) FROM z.z`).Scan(&n)
+	if !errors.Is(err, tetcore.ErrTooLarge) || !strings.Contains(err.Error(), "max_chunk_bytes") {
+		t.Fatalf("16 KiB chunk under a 1 KiB limit on an open file: count %d, err %v", n, err)
+	}
+	if err := wide.QueryRowContext(ctx, `SELECT count(value) FROM z.z`).Scan(&n); err != nil || n != 64*64 {
+		t.Fatalf("the other database: count %d, err %v", n, err)
+	}
+	if err := narrow.QueryRowContext(ctx, `SELECT count FROM z.z_agg`).Scan(&n); !errors.Is(err, tetcore.ErrTooLarge) {
+		t.Fatalf("aggregate under the 1 KiB limit: count %d, err %v", n, err)
+	}
+}
+
 // TestDriver_rewrittenUnderEarlyStoppedScan: a file rewritten in place
 // while a scan runs that SQLite stops early (a LIMIT it applies itself,
 // or one the table consumes) never ends as a complete result: the rows

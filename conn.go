@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/vtab"
 )
 
@@ -21,8 +21,7 @@ import (
 type Conn struct {
 	inner   driver.Conn
 	session *vtab.Session
-	files   []*tetcore.File  // attached files, to notice one changed on disk
-	opts    []tetcore.Option // how Attach opens files (max_chunk_bytes)
+	files   []*scan.Source // attached files, to notice one changed on disk
 
 	guard     *guard        // safe mode's authorizer state; nil outside safe mode (safe.go)
 	step      *stepper      // interrupts SQLite when a statement's context ends (limits.go)
@@ -225,9 +224,7 @@ func (c *Conn) Close() error {
 	if c.step != nil {
 		c.step.close() // before the handle goes: no interrupt may reach it
 	}
-	err := c.inner.Close()
-	vtab.CloseSession(c.session)
-	return err
+	return c.inner.Close()
 }
 
 type stmt struct {
@@ -389,7 +386,7 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	if !validAlias.MatchString(alias) {
 		return fmt.Errorf("tetsql: alias %q: use letters, digits and _", alias)
 	}
-	h, err := vtab.OpenFile(path, c.opts...)
+	h, err := c.session.Registry.Open(path)
 	if err != nil {
 		return fmt.Errorf("tetsql: open %s: %w", path, err)
 	}
@@ -399,7 +396,7 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	// refuses .open there): its setup SQL passes the authorizer.
 	err = c.trust(func() error {
 		c.allowAttach()
-		for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.File, c.session) {
+		for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.Source(), c.session) {
 			if _, err := c.exec(ctx, stmt); err != nil {
 				// Undo only an ATTACH of ours: when the ATTACH itself fails
 				// (the alias is taken), the schema is someone else's.
@@ -415,7 +412,7 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 	if err != nil {
 		return err
 	}
-	c.files = append(c.files, h.File)
+	c.files = append(c.files, h.Source())
 	if c.snap != nil {
 		// The new schema is part of the connection from now on.
 		return c.takeSnapshot(ctx)

@@ -8,15 +8,21 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/vtab"
 )
+
+// registry opens the files of every connection of the driver registered
+// as "tetsql" and of every Connector: a path is opened once and shared
+// (one mapping, one chunk cache), whichever connections read it.
+var registry = scan.NewRegistry(formats)
 
 func init() {
 	sql.Register("tetsql", Driver{})
 }
 
-// Driver is the database/sql driver registered as "tetsql".
+// Driver is the database/sql driver registered as "tetsql". Its
+// connections share one registry of open files.
 type Driver struct{}
 
 // Open opens one connection for dsn; database/sql prefers OpenConnector.
@@ -42,8 +48,9 @@ func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
 type Connector struct {
 	cfg     Config
 	aliases []string
-	mu      sync.Mutex // guards handles and closed
-	handles []*vtab.Handle
+	reg     *scan.Registry // the driver's
+	mu      sync.Mutex     // guards handles and closed
+	handles []*scan.Handle
 	closed  bool
 }
 
@@ -60,16 +67,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Connector{cfg: cfg, aliases: aliases}, nil
-}
-
-// fileOptions are the options every file of the configuration is
-// opened with, by the connector and by Conn.Attach alike.
-func (c Config) fileOptions() []tetcore.Option {
-	if c.MaxChunkBytes > 0 {
-		return []tetcore.Option{tetcore.WithMaxChunkBytes(c.MaxChunkBytes)}
-	}
-	return nil
+	return &Connector{cfg: cfg, aliases: aliases, reg: registry}, nil
 }
 
 // Driver returns the tetsql driver.
@@ -80,39 +78,38 @@ var errConnectorClosed = errors.New("tetsql: connector is closed")
 // files opens the configured files if they are not open yet and returns
 // one extra handle to each for the caller (who closes them), so that a
 // concurrent Close cannot release them under a connection being set up.
-func (c *Connector) files() ([]*vtab.Handle, error) {
+func (c *Connector) files() ([]*scan.Handle, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return nil, errConnectorClosed
 	}
-	opts := c.cfg.fileOptions()
 	if c.handles == nil {
-		hs := make([]*vtab.Handle, 0, len(c.cfg.Files))
+		hs := make([]*scan.Handle, 0, len(c.cfg.Files))
 		for _, f := range c.cfg.Files {
-			h, err := vtab.OpenFile(f.Path, opts...)
+			h, err := c.reg.Open(f.Path)
 			if err != nil {
 				closeHandles(hs)
 				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
-			vtab.SetCacheBudget(h.File, c.cfg.CacheBudget)
+			h.Source().SetCacheBudget(c.cfg.CacheBudget)
 			hs = append(hs, h)
 		}
 		c.handles = hs
 	}
-	out := make([]*vtab.Handle, 0, len(c.handles))
+	out := make([]*scan.Handle, 0, len(c.handles))
 	for i, h := range c.handles {
-		h2, err := vtab.OpenFile(h.Path(), opts...) // shares the open file
+		h2, err := c.reg.Open(h.Path()) // shares the open file
 		if err != nil {
 			closeHandles(out)
 			return nil, fmt.Errorf("tetsql: open %s: %w", h.Path(), err)
 		}
-		if h2.File != h.File {
-			// The file changed on disk and was mapped again: the
-			// connector keeps the new mapping, not the stale one.
-			h3, err := vtab.OpenFile(h.Path(), opts...)
-			if err == nil && h3.File == h2.File {
-				vtab.SetCacheBudget(h3.File, c.cfg.CacheBudget)
+		if h2.Source() != h.Source() {
+			// The file changed on disk and was opened again: the
+			// connector keeps the new source, not the stale one.
+			h3, err := c.reg.Open(h.Path())
+			if err == nil && h3.Source() == h2.Source() {
+				h3.Source().SetCacheBudget(c.cfg.CacheBudget)
 				c.handles[i] = h3
 				h.Close()
 			} else if err == nil {
@@ -124,7 +121,7 @@ func (c *Connector) files() ([]*vtab.Handle, error) {
 	return out, nil
 }
 
-func closeHandles(hs []*vtab.Handle) {
+func closeHandles(hs []*scan.Handle) {
 	for _, h := range hs {
 		h.Close()
 	}
@@ -151,24 +148,24 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, err
 	}
 	defer closeHandles(handles) // the tables hold their own references
-	sess := vtab.NewSession()
+	sess := vtab.NewSession(c.reg)
 	// The module exists on this connection only, bound to its session.
 	inner, err := vtab.Open(":memory:", sess)
 	if err != nil {
-		vtab.CloseSession(sess)
 		return nil, err
 	}
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
 	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
 	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
-	conn := &Conn{inner: inner, session: sess, opts: c.cfg.fileOptions(), step: newStepper(inner),
+	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
+	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
 		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows)}
 	for i, h := range handles {
 		path := h.Path()
-		conn.files = append(conn.files, h.File)
-		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.File, conn.session) {
+		conn.files = append(conn.files, h.Source())
+		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.Source(), conn.session) {
 			if _, err := conn.exec(ctx, stmt); err != nil {
 				conn.Close()
 				return nil, fmt.Errorf("tetsql: attach %s as %s: %w", c.cfg.Files[i].Path, c.aliases[i], err)

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // copyFile copies src to a new file in dir and returns its absolute path.
@@ -56,9 +56,9 @@ func TestOpenError_namesFileAndIsolated(t *testing.T) {
 		is   error
 	}{
 		{filepath.Join(dir, "missing.tet"), fs.ErrNotExist},
-		{garbage, tetcore.ErrBadMagic},
-		{truncated, nil}, // any reason, as long as the file is named
-		{dir, nil},       // a directory
+		{garbage, array.ErrUnknownFormat}, // no format recognises its first bytes
+		{truncated, nil},                  // any reason, as long as the file is named
+		{dir, nil},                        // a directory
 	} {
 		db, err := sql.Open("tetsql", "ok="+good+";bad="+tc.path)
 		if err != nil {
@@ -82,7 +82,7 @@ func TestOpenError_namesFileAndIsolated(t *testing.T) {
 		db.Close()
 	}
 	okDB.Close()
-	if open := vtab.OpenPaths(); slices.Contains(open, good) {
+	if open := tetsql.OpenPaths(); slices.Contains(open, good) {
 		t.Errorf("%s still open after every database closed", good)
 	}
 }
@@ -170,7 +170,7 @@ func TestClose_whileIterating(t *testing.T) {
 			if err := db.Close(); err != nil {
 				t.Error(err)
 			}
-			if paused > 0 && !slices.Contains(vtab.OpenPaths(), abs) {
+			if paused > 0 && !slices.Contains(tetsql.OpenPaths(), abs) {
 				t.Errorf("%s unmapped while cursors still read it", abs)
 			}
 			if err := db.Ping(); err == nil {
@@ -178,7 +178,7 @@ func TestClose_whileIterating(t *testing.T) {
 			}
 			close(resume)
 			wg.Wait()
-			if slices.Contains(vtab.OpenPaths(), abs) {
+			if slices.Contains(tetsql.OpenPaths(), abs) {
 				t.Errorf("%s%s: %s still open after every query ended", table, opts, abs)
 			}
 		}

@@ -184,7 +184,7 @@ func readAheadWorkers() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "vtab.raWorker(")
+			return strings.Count(string(buf[:n]), "scan.raWorker(")
 		}
 		buf = make([]byte, 2*len(buf))
 	}

@@ -55,7 +55,7 @@ func measure() resources {
 	if ents, err := os.ReadDir("/proc/self/fd"); err == nil {
 		fds = len(ents)
 	}
-	return resources{heap: ms.HeapAlloc, fds: fds, goroutines: runtime.NumGoroutine(), open: vtab.OpenPaths(), bound: vtab.BoundObjects()}
+	return resources{heap: ms.HeapAlloc, fds: fds, goroutines: runtime.NumGoroutine(), open: tetsql.OpenPaths(), bound: vtab.BoundObjects()}
 }
 
 // soakQuery is one kind of query with its checked answer.

@@ -77,10 +77,27 @@ func (a *dsArray) Chunk(id int64) (array.ChunkInfo, bool) {
 	if !ok {
 		return array.ChunkInfo{}, false
 	}
+	return chunkInfo(c), true
+}
+
+func chunkInfo(c *Chunk) array.ChunkInfo {
 	return array.ChunkInfo{
-		ID: id, RawBytes: c.RawLen, StoredBytes: c.StoredLen, Offset: int64(c.Offset),
+		ID: c.Linear, RawBytes: c.RawLen, StoredBytes: c.StoredLen, Offset: int64(c.Offset),
 		Codec: c.Codec.String(), InPlace: c.Codec == CodecRaw,
-	}, true
+	}
+}
+
+// StoredChunks lists the chunks the file stores, in id order, from the
+// index: a sparse grid may declare far more positions than it stores, and
+// the engine's listings (tet_chunks, the byte totals of tet_datasets)
+// must not walk them all (it finds this method by type assertion).
+func (a *dsArray) StoredChunks(yield func(array.ChunkInfo) bool) {
+	cs := a.ds.Chunks()
+	for i := range cs {
+		if !yield(chunkInfo(&cs[i])) {
+			return
+		}
+	}
 }
 
 func (a *dsArray) ReadChunk(id int64, dst []byte) ([]byte, error) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/planner"
 )
 
@@ -26,12 +27,12 @@ type aggTable struct {
 	byCol int
 }
 
-func newAgg(ctx sqlitevt.Context, a tableArgs, h *Handle) (*aggTable, error) {
+func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error) {
 	at, cols, err := newArrayTable(a, h)
 	if err != nil {
 		return nil, err
 	}
-	ds := at.ds
+	ds := at.info
 	t := &aggTable{arrayTable: at, first: len(cols)}
 	sum := "INTEGER"
 	if ds.DType.IsFloat() {
@@ -113,14 +114,14 @@ func (t *aggTable) cost(cons []planner.Constraint) float64 {
 	return whole*2/3 + min(fold(t.geom.Estimate(cons)), whole)/3
 }
 
-// Open starts a cursor; it pins the file's mapping until Close.
+// Open starts a cursor; it pins the source until Close.
 func (t *aggTable) Open() (sqlitevt.Cursor, error) {
 	panicPoint("xOpen")
-	if err := t.session.pin(t.h.File, t.qualified); err != nil {
+	if err := t.session.engine().Pin(t.arr.Source(), t.qualified); err != nil {
 		return nil, err
 	}
 	c := &aggCursor{t: t}
-	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()
+	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.info.Name, t.info.ChunkCount()
 	return c, nil
 }
 

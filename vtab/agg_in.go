@@ -3,8 +3,8 @@ package vtab
 import (
 	"slices"
 
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
-
 	"github.com/tetsql/tetsql/planner"
 )
 
@@ -50,7 +50,7 @@ func (c *aggCursor) inIndices(tg planner.Target, vals sqlitevt.InList) ([]int64,
 			// the label's TEXT, whatever the listed values' types.
 			if exact {
 				out = append(out, g)
-			} else if m, _ := labelMatches(c.t.ds.Labels[a][g], planner.OpEQ, v); m {
+			} else if m, _ := labelMatches(c.t.info.Labels[a][g], planner.OpEQ, v); m {
 				out = append(out, g)
 			}
 		}
@@ -75,18 +75,18 @@ func hull(terms []inTerm) []planner.Constraint {
 }
 
 // restrict cuts the axis selections down to the IN terms' index sets.
-func restrict(sel []axisSel, terms []inTerm) {
+func restrict(sel []scan.AxisSel, terms []inTerm) {
 	for _, it := range terms {
 		d := it.target.Axis
 		old := sel[d]
-		sel[d] = axisSel{}
+		sel[d] = scan.AxisSel{}
 		i := 0
 		for _, g := range it.idx {
-			for i < len(old.runs) && old.runs[i].hi <= g {
+			for i < len(old.Runs) && old.Runs[i].Hi <= g {
 				i++
 			}
-			if i < len(old.runs) && old.runs[i].lo <= g {
-				sel[d].add(g, g+1)
+			if i < len(old.Runs) && old.Runs[i].Lo <= g {
+				sel[d].Add(g, g+1)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/tetsql/tetsql/internal/scan"
 )
 
 // Rowids of aggregate rows.
@@ -41,7 +43,7 @@ type rowidBlocks struct {
 }
 
 // block returns the base rowid of the identity of a Filter's rows.
-func (b *rowidBlocks) block(keep []bool, sel []axisSel, size int64) (int64, error) {
+func (b *rowidBlocks) block(keep []bool, sel []scan.AxisSel, size int64) (int64, error) {
 	k := b.key[:0]
 	for d, kept := range keep {
 		if kept {
@@ -49,10 +51,10 @@ func (b *rowidBlocks) block(keep []bool, sel []axisSel, size int64) (int64, erro
 			continue
 		}
 		k = append(k, 0)
-		k = binary.AppendUvarint(k, uint64(len(sel[d].runs)))
-		for _, r := range sel[d].runs {
-			k = binary.AppendVarint(k, r.lo)
-			k = binary.AppendVarint(k, r.hi)
+		k = binary.AppendUvarint(k, uint64(len(sel[d].Runs)))
+		for _, r := range sel[d].Runs {
+			k = binary.AppendVarint(k, r.Lo)
+			k = binary.AppendVarint(k, r.Hi)
 		}
 	}
 	b.key = k
@@ -91,7 +93,7 @@ func gridSize(shape []int64, keep []bool) (int64, error) {
 func (c *aggCursor) Rowid() (int64, error) {
 	lin := int64(0)
 	for k, d := range c.kept {
-		lin = lin*c.t.ds.Shape[d] + c.groupIndex(k)
+		lin = lin*c.t.info.Shape[d] + c.groupIndex(k)
 	}
 	return c.rowBase + lin, nil
 }

@@ -78,9 +78,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
 		if k := c.keptPos(a); k >= 0 {
-			r.Text(t.ds.Labels[a][c.groupIndex(k)])
+			r.Text(t.info.Labels[a][c.groupIndex(k)])
 		} else if c.fixed[a] >= 0 {
-			r.Text(t.ds.Labels[a][c.fixed[a]])
+			r.Text(t.info.Labels[a][c.fixed[a]])
 		} else {
 			r.Null()
 		}
@@ -139,7 +139,7 @@ func (c *aggCursor) Close() error {
 		c.stats.Elapsed = time.Since(c.started)
 		c.t.record(c.stats)
 	}
-	c.t.session.release(&c.held)
-	c.t.h.File.Release()
+	c.t.session.engine().Release(&c.held)
+	c.t.arr.Source().Release()
 	return nil
 }

@@ -9,34 +9,9 @@ import (
 
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/planner"
 )
-
-// span is a half-open run of selected global indices along one axis.
-type span struct{ lo, hi int64 }
-
-// axisSel is the exact selection along one axis of an aggregate: sorted,
-// disjoint runs, with the position of each run's start in the compact
-// numbering of the selected indices (used to number groups).
-type axisSel struct {
-	runs []span
-	pos  []int64
-	n    int64
-}
-
-func (s *axisSel) add(lo, hi int64) {
-	if k := len(s.runs); k > 0 && s.runs[k-1].hi == lo {
-		s.runs[k-1].hi = hi
-		s.n += hi - lo
-		return
-	}
-	s.runs = append(s.runs, span{lo, hi})
-	s.pos = append(s.pos, s.n)
-	s.n += hi - lo
-}
-
-// compact returns the compact position of global index g inside run i.
-func (s *axisSel) compact(i int, g int64) int64 { return s.pos[i] + g - s.runs[i].lo }
 
 // selectAxes turns a plan plus its constraints into exact per-axis
 // selections. The planner's box is exact for dims; label terms the plan
@@ -44,8 +19,8 @@ func (s *axisSel) compact(i int, g int64) int64 { return s.pos[i] + g - s.runs[i
 // or blobs against labels) are evaluated on every label of the box. A
 // number whose comparison with a label of the box depends on the
 // number's affinity (see labelMatches) fails with ErrAmbiguousLabel.
-func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) ([]axisSel, error) {
-	sel := make([]axisSel, p.Rank())
+func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) ([]scan.AxisSel, error) {
+	sel := make([]scan.AxisSel, p.Rank())
 	for d := range sel {
 		lo, hi := p.Interval(d)
 		exact := true
@@ -56,7 +31,7 @@ func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) (
 		}
 		if exact || p.Empty() {
 			if lo < hi && !p.Empty() {
-				sel[d].add(lo, hi)
+				sel[d].Add(lo, hi)
 			}
 			continue
 		}
@@ -72,7 +47,7 @@ func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) (
 				}
 			}
 			if ok {
-				sel[d].add(g, g+1)
+				sel[d].Add(g, g+1)
 			}
 		}
 	}
@@ -110,9 +85,9 @@ func labelMatches(label string, op planner.Op, v any) (match, sure bool) {
 	case string:
 		return cmpMatches(strings.Compare(label, x), op), true
 	case int64:
-		s, num = strconv.FormatInt(x, 10), sqlNum{i: x}
+		s, num = strconv.FormatInt(x, 10), sqlNum{I: x}
 	case float64:
-		s, num = sqlFloatText(x), sqlNum{f: x, real: true}
+		s, num = sqlFloatText(x), sqlNum{F: x, Real: true}
 	case []byte:
 		return op == planner.OpLT || op == planner.OpLE, true
 	default:
@@ -122,8 +97,8 @@ func labelMatches(label string, op planner.Op, v any) (match, sure bool) {
 	c := 1 // a label that stays TEXT sorts after every number
 	switch n := labelNumber(label); {
 	case n == nil:
-	case !n.real || !math.IsNaN(n.f):
-		c = cmpNum(*n, num)
+	case !n.Real || !math.IsNaN(n.F):
+		c = scan.CmpNum(*n, num)
 	}
 	return asText, asText == cmpMatches(c, op)
 }
@@ -136,9 +111,9 @@ func labelNumber(label string) *sqlNum {
 	}
 	switch x := v.(type) {
 	case int64:
-		return &sqlNum{i: x}
+		return &sqlNum{I: x}
 	case float64:
-		return &sqlNum{f: x, real: true}
+		return &sqlNum{F: x, Real: true}
 	}
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // writeAggFile writes one dataset per dtype with plausible values: floats
@@ -210,10 +209,8 @@ func TestAgg_contractExamplesAndErrors(t *testing.T) {
 // TestAgg_evictingFolds folds a 512×512 f32 grid of 64 raw 16 KiB chunks
 // with a 32 KiB eviction window, so that most chunks' pages are dropped
 // while the other worker still folds its neighbours, and checks that
-// whole, slab and grouped results still match the cells table. Not
-// parallel: it changes the window.
+// whole, slab and grouped results still match the cells table.
 func TestAgg_evictingFolds(t *testing.T) {
-	defer vtab.SetEvictWindow(32<<10, 16<<10)()
 	const n = 512
 	data := make([]byte, 4*n*n)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -232,7 +229,8 @@ func TestAgg_evictingFolds(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, _ := openDB(t, map[string]string{"f": path})
+	db, sess := openDB(t, map[string]string{"f": path})
+	sess.Registry.SetEvictWindow(32<<10, 16<<10)
 	for round := range 3 {
 		for _, where := range []string{"1", "y BETWEEN 100 AND 400", "x < 300 AND y > 17"} {
 			cells := rowsOf(t, db, "SELECT count(value), total(value), min(value), max(value) FROM f.grid WHERE "+where)

@@ -155,3 +155,45 @@ func BenchmarkScanVsNative(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAggZstdCache reduces a zstd grid of 64 chunks (16 MiB
+// decoded) without a chunk cache and with one that holds it all: the
+// aggregate reads through the cache, so repeated folds decode nothing.
+func BenchmarkAggZstdCache(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "z.tet")
+	w, _ := tetcore.Create(path)
+	w.AddDataset(tetcore.DatasetSpec{Name: "g", DType: tetcore.F32, Shape: []int64{2048, 2048},
+		ChunkShape: []int64{256, 256}, DimNames: []string{"y", "x"}, Codec: tetcore.CodecZstd})
+	buf := make([]byte, 256*256*4)
+	for i := 0; i < 256*256; i++ {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(float32(math.Sin(float64(i)/97)*20)))
+	}
+	for {
+		if _, _, _, _, ok := w.NextChunk(); !ok {
+			break
+		}
+		w.WriteChunk(buf)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	for _, budget := range []int64{0, 64 << 20} {
+		b.Run(fmt.Sprintf("cache=%dMiB", budget>>20), func(b *testing.B) {
+			db, sess := openDB(b, map[string]string{"z": path})
+			h, err := sess.Registry.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close()
+			h.Source().SetCacheBudget(budget)
+			b.ReportAllocs()
+			b.SetBytes(2048 * 2048 * 4)
+			for b.Loop() {
+				var sum float64
+				if err := db.QueryRow("SELECT sum FROM z.g_agg").Scan(&sum); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -104,7 +104,7 @@ func isBinary(c *sqlitevt.Constraint) bool { return c.Collation == "BINARY" }
 // record stores a finished scan's statistics on the table's session and
 // connection.
 func (t *arrayTable) record(st ScanStats) {
-	t.session.record(st)
+	t.session.engine().Record(st)
 	t.conn.record(st)
 }
 

@@ -163,7 +163,7 @@ func TestErrors_nextMessageReachesSQLite(t *testing.T) {
 // connection, not the latest in the process.
 func TestLastScan_perConnection(t *testing.T) {
 	t.Parallel()
-	db, _ := openDB(t, map[string]string{"st": writeStations(t)})
+	db, sess := openDB(t, map[string]string{"st": writeStations(t)})
 	db.SetMaxOpenConns(2)
 	ctx := context.Background()
 	a, err := db.Conn(ctx)
@@ -178,12 +178,12 @@ func TestLastScan_perConnection(t *testing.T) {
 	defer b.Close()
 	path := filepath.Join(t.TempDir(), "st2.tet")
 	copyFile(t, writeStations(t), path)
-	h, err := vtab.OpenFile(path)
+	h, err := sess.Registry.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	for _, s := range vtab.SetupSQL("st", h.Path(), h.File, nil) {
+	for _, s := range vtab.SetupSQL("st", h.Path(), h.Source(), nil) {
 		if _, err := b.ExecContext(ctx, s); err != nil {
 			t.Fatal(err)
 		}

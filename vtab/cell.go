@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // Column writes column col of the current row into r without boxing it:
@@ -13,24 +13,24 @@ import (
 // above 2^63-1, TEXT for labels. It is on the per-row path: no
 // allocation, no value boxed into an interface.
 func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
-	if c.err != nil {
-		return c.err
+	if err := c.s.Err(); err != nil {
+		return err
 	}
 	t := c.t
 	switch {
 	case col == t.valueCol:
-		vals, i, ok := c.value()
+		vals, i, ok := c.s.Value()
 		if !ok {
-			return c.err
+			return c.s.Err()
 		}
-		switch dt := t.ds.DType; dt {
-		case tetcore.F32, tetcore.F64, tetcore.F16:
+		switch dt := t.info.DType; dt {
+		case array.F32, array.F64, array.F16:
 			if f := dt.Float64(vals, i); f == f {
 				r.Float64(f)
 			} else {
 				r.Null()
 			}
-		case tetcore.U64:
+		case array.U64:
 			if u := dt.Uint64(vals, i); u > math.MaxInt64 {
 				r.Float64(float64(u))
 			} else {
@@ -41,11 +41,11 @@ func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
 		}
 		return nil
 	case col >= 0 && col < len(t.dims):
-		r.Int64(c.ch.Start[col] + c.local[col])
+		r.Int64(c.s.Index(col))
 		return nil
 	case col >= 0 && col < t.valueCol:
 		a := t.labelAxis[col-len(t.dims)]
-		r.Text(t.ds.Labels[a][c.ch.Start[a]+c.local[a]])
+		r.Text(t.info.Labels[a][c.s.Index(a)])
 		return nil
 	}
 	return fmt.Errorf("tet: %s: no column %d", t.qualified, col)

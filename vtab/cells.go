@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 	"github.com/tetsql/tetsql/planner"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // Plan encoding shared by BestIndex and Filter.
@@ -40,11 +41,14 @@ type cellsTable struct {
 }
 
 // arrayTable is what cells and aggregate tables share: the dataset, its
-// geometry, and the dim and label columns that open their schemas.
+// geometry, the reader of its chunks, and the dim and label columns that
+// open their schemas.
 type arrayTable struct {
 	readOnly
-	h         *Handle
-	ds        *tetcore.Dataset
+	h         *scan.Handle
+	arr       *scan.Array
+	info      *array.Info
+	reader    scan.Reader // under the chunk size limit of the session when the table was created
 	geom      *planner.Geometry
 	qualified string
 	dims      []string // column names of the axes
@@ -56,28 +60,36 @@ type arrayTable struct {
 // newArrayTable resolves the dataset of a table and returns the
 // declarations of its dim and label columns: one INTEGER column per axis,
 // then a TEXT <dim>_label column per labelled axis.
-func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
-	ds, err := h.File.Dataset(a.dataset)
+func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
+	src := h.Source()
+	arr, err := src.Array(a.dataset)
 	if a.byID {
-		ds, err = datasetByID(h.File, a.datasetID)
+		arr, err = src.ArrayAt(a.datasetID)
 	}
 	if err != nil {
 		return arrayTable{}, nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
-	geom, err := planner.NewGeometry(ds.Shape, ds.ChunkShape, ds.Labels)
+	info := arr.Info()
+	geom, err := planner.NewGeometry(info.Shape, info.ChunkShape, info.Labels)
 	if err != nil {
-		return arrayTable{}, nil, fmt.Errorf("tet: dataset %q: %w", ds.Name, err)
+		return arrayTable{}, nil, fmt.Errorf("tet: dataset %q: %w", info.Name, err)
 	}
-	t := arrayTable{readOnly: readOnly{a.table}, h: h, ds: ds, geom: geom,
-		qualified: a.schema + "." + a.table, dims: cellsColumns(ds), session: a.session, conn: a.conn}
+	qualified := a.schema + "." + a.table
+	var limit int64
+	if a.session != nil {
+		limit = a.session.MaxChunkBytes
+	}
+	t := arrayTable{readOnly: readOnly{a.table}, h: h, arr: arr, info: info, geom: geom,
+		reader: scan.NewReader(arr, qualified, limit), qualified: qualified, dims: cellsColumns(info),
+		session: a.session, conn: a.conn}
 	var cols []string
 	for _, d := range t.dims {
 		cols = append(cols, quoteIdent(d)+" INTEGER")
 	}
 	for ax := range t.dims {
-		if ds.Labels != nil && ds.Labels[ax] != nil {
+		if info.Labels != nil && info.Labels[ax] != nil {
 			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(ds.Labels[ax], a.session != nil && a.session.TimeLabels))
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(info.Labels[ax], a.session != nil && a.session.TimeLabels))
 		}
 	}
 	return t, cols, nil
@@ -87,7 +99,7 @@ func newArrayTable(a tableArgs, h *Handle) (arrayTable, []string, error) {
 // aggregate tables: the footer's dim_names (a NUL byte, which SQL text
 // cannot carry, replaced by "_") when they make distinct columns that
 // clash with no other column of either table, else d0, d1, ….
-func cellsColumns(ds *tetcore.Dataset) []string {
+func cellsColumns(ds *array.Info) []string {
 	names := make([]string, ds.Rank())
 	seen := map[string]bool{"rowid": true}
 	for _, n := range reservedColumns {
@@ -95,7 +107,7 @@ func cellsColumns(ds *tetcore.Dataset) []string {
 	}
 	ok := ds.DimNames != nil
 	for a := range names {
-		names[a] = strings.ReplaceAll(ds.DimName(a), "\x00", "_")
+		names[a] = strings.ReplaceAll(dimName(ds, a), "\x00", "_")
 		for _, n := range []string{names[a], names[a] + "_label"} {
 			k := asciiLower(n)
 			if seen[k] || n == "" {
@@ -112,17 +124,26 @@ func cellsColumns(ds *tetcore.Dataset) []string {
 	return names
 }
 
+// dimName is the file's name of axis a as it stores it ("" stays ""),
+// or d<a> when the file names no axis.
+func dimName(in *array.Info, a int) string {
+	if in.DimNames != nil {
+		return in.DimNames[a]
+	}
+	return fmt.Sprintf("d%d", a)
+}
+
 // reservedColumns are the columns after the dims and labels: the cells
 // table's value, and the aggregate table's results and hidden by.
 var reservedColumns = append([]string{"value", "by"}, aggResults...)
 
-func newCells(ctx sqlitevt.Context, a tableArgs, h *Handle) (*cellsTable, error) {
+func newCells(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*cellsTable, error) {
 	at, cols, err := newArrayTable(a, h)
 	if err != nil {
 		return nil, err
 	}
 	t := &cellsTable{arrayTable: at, valueCol: len(cols)}
-	cols = append(cols, "value "+valueType(t.ds.DType))
+	cols = append(cols, "value "+valueType(t.info.DType))
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
@@ -132,11 +153,11 @@ func newCells(ctx sqlitevt.Context, a tableArgs, h *Handle) (*cellsTable, error)
 // valueType is the declared type of a value column: INTEGER for integer
 // dtypes, FLOAT for f16/f32 (REAL affinity; clients may print such values
 // in single precision) and REAL for f64.
-func valueType(dt tetcore.DType) string {
+func valueType(dt array.DType) string {
 	switch dt {
-	case tetcore.F16, tetcore.F32:
+	case array.F16, array.F32:
 		return "FLOAT"
-	case tetcore.F64:
+	case array.F64:
 		return "REAL"
 	}
 	return "INTEGER"
@@ -278,14 +299,14 @@ func encodeTarget(tg planner.Target) string {
 	return "r"
 }
 
-// Open starts a cursor; it pins the file's mapping until Close.
+// Open starts a cursor; it pins the source until Close.
 func (t *cellsTable) Open() (sqlitevt.Cursor, error) {
 	panicPoint("xOpen")
-	if err := t.session.pin(t.h.File, t.qualified); err != nil {
+	if err := t.session.engine().Pin(t.arr.Source(), t.qualified); err != nil {
 		return nil, err
 	}
-	c := &cellsCursor{t: t, eof: true}
-	c.stats.Table, c.stats.Dataset, c.stats.ChunksTotal = t.qualified, t.ds.Name, t.ds.ChunkCount()
+	c := &cellsCursor{t: t}
+	c.s.Init(t.reader, t.session.engine())
 	return c, nil
 }
 

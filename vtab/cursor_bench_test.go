@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
@@ -27,7 +29,8 @@ func BenchmarkCursorRows(b *testing.B) {
 	}
 	for _, col := range []string{"next", "next+value"} {
 		b.Run(col, func(b *testing.B) {
-			tb, err := connect(fakeCtx(), []string{"tet", "main", "g", path, "cells", "g"}, nil)
+			sess := NewSession(scan.NewRegistry([]array.Format{tetcore.Format}))
+			tb, err := connect(fakeCtx(), []string{"tet", "main", "g", path, "cells", "g"}, &connState{session: sess})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -42,7 +45,7 @@ func BenchmarkCursorRows(b *testing.B) {
 				n := 0
 				for !cur.Eof() {
 					if col != "next" {
-						cur.(*cellsCursor).value()
+						cur.(*cellsCursor).s.Value()
 					}
 					cur.Next()
 					n++

@@ -17,6 +17,11 @@
 // binding to SQLite's C API, which holds every unsafe line about SQLite;
 // this package has none.
 //
-// Files are opened once per process (see [OpenFile]) and shared by every
-// table on every connection; nothing ever writes to them.
+// The package is the SQL translation only: IndexInfo to plans, argument
+// values to constraints, chunks and folds to rows and columns. Reading
+// is the engine's (internal/scan): the tables of a connection open their
+// files through the registry of its [Session] (one per driver, shared by
+// every table on every connection; nothing ever writes to the files) and
+// read every chunk through its one read path. vtab imports no file
+// format: the driver gives the registry its format list.
 package vtab

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // TestChangedFile_neverMixes replaces a file that a database has mapped
@@ -88,6 +88,7 @@ func TestOpenFile_nonRegular(t *testing.T) {
 	})
 	good := filepath.Join(dir, "good.tet")
 	writeF64(t, good, 16, 4, tetcore.CodecRaw, func(i int64) float64 { return float64(i) })
+	reg := scan.NewRegistry(formats)
 
 	type result struct {
 		name string
@@ -95,7 +96,7 @@ func TestOpenFile_nonRegular(t *testing.T) {
 	}
 	done := make(chan result, 2)
 	go func() {
-		h, err := vtab.OpenFile(fifo)
+		h, err := reg.Open(fifo)
 		if err == nil {
 			h.Close()
 		}
@@ -103,7 +104,7 @@ func TestOpenFile_nonRegular(t *testing.T) {
 	}()
 	time.Sleep(10 * time.Millisecond) // let the FIFO open go first
 	go func() {
-		h, err := vtab.OpenFile(good)
+		h, err := reg.Open(good)
 		if err == nil {
 			h.Close()
 		}
@@ -128,7 +129,7 @@ func TestOpenFile_nonRegular(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			continue
 		}
-		if h, err := vtab.OpenFile(p); !errors.Is(err, tetcore.ErrNotRegular) {
+		if h, err := reg.Open(p); !errors.Is(err, tetcore.ErrNotRegular) {
 			if err == nil {
 				h.Close()
 			}
@@ -190,17 +191,18 @@ func TestOpenFile_concurrentWhileReplaced(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.tet")
 	writeF64(t, path, 64, 16, tetcore.CodecRaw, func(i int64) float64 { return 0 })
 	abs, _ := filepath.Abs(path)
+	reg := scan.NewRegistry(formats)
 	done := make(chan error)
 	for g := range 8 {
 		go func() {
 			var err error
 			for range 40 {
-				h, e := vtab.OpenFile(path)
+				h, e := reg.Open(path)
 				if e != nil {
 					err = e
 					break
 				}
-				if n := h.File.Datasets[0].Shape[0]; n < 64 || n%64 != 0 {
+				if n := h.Source().Arrays()[0].Info().Shape[0]; n < 64 || n%64 != 0 {
 					err = fmt.Errorf("goroutine %d: shape %d", g, n)
 				}
 				h.Close()
@@ -216,7 +218,7 @@ func TestOpenFile_concurrentWhileReplaced(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, p := range vtab.OpenPaths() {
+	for _, p := range reg.OpenPaths() {
 		if p == abs {
 			t.Errorf("%s still mapped after every handle closed", p)
 		}

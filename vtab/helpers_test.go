@@ -7,30 +7,39 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/tetcore"
 	"github.com/tetsql/tetsql/vtab"
 )
 
+// formats is the format list of the tests' registries.
+var formats = []array.Format{tetcore.Format}
+
+// newSession returns a session over a registry of its own.
+func newSession() *vtab.Session { return vtab.NewSession(scan.NewRegistry(formats)) }
+
 // openDB returns a one-connection database with each file attached under
-// its alias (map alias → path), plus the connection's session.
+// its alias (map alias → path), plus the connection's session, whose
+// registry is the database's own.
 func openDB(t testing.TB, files map[string]string) (*sql.DB, *vtab.Session) {
 	t.Helper()
-	sess := vtab.NewSession()
+	sess := newSession()
 	db := sql.OpenDB(vtab.Connector{Name: ":memory:", Session: sess})
 	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close(); vtab.CloseSession(sess) })
+	t.Cleanup(func() { db.Close() })
 	for alias, path := range files {
-		f, err := tetcore.Open(path)
+		h, err := sess.Registry.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		abs, _ := filepath.Abs(path)
-		for _, s := range vtab.SetupSQL(alias, abs, f, sess) {
+		for _, s := range vtab.SetupSQL(alias, abs, h.Source(), sess) {
 			if _, err := db.Exec(s); err != nil {
 				t.Fatalf("%s: %v", s, err)
 			}
 		}
-		f.Close()
+		h.Close()
 	}
 	return db, sess
 }

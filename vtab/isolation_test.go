@@ -26,7 +26,7 @@ func TestIsolation_plainModerncConnectionHasNoModule(t *testing.T) {
 	}
 	defer plain.Close()
 	plain.SetMaxIdleConns(0) // every use opens a new connection
-	tet := sql.OpenDB(vtab.Connector{Name: ":memory:"})
+	tet := sql.OpenDB(vtab.Connector{Name: ":memory:", Session: newSession()})
 	defer tet.Close()
 	tet.SetMaxIdleConns(0)
 	check := func(db *sql.DB, want bool) error {

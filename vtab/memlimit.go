@@ -1,136 +1,25 @@
 package vtab
 
-import (
-	"errors"
-	"fmt"
-	"math/bits"
-)
+import "github.com/tetsql/tetsql/internal/scan"
 
-// DefaultMemLimit is the memory limit of a session that sets none: the
-// most a query may ask of tetsql's own buffers (an aggregate's groups,
-// its chunk list, a metadata table's rows). Chunk decoding is bounded
-// separately, by the file's max chunk size.
-const DefaultMemLimit int64 = 1 << 30
+// DefaultMemLimit is the memory limit of a session that sets none (see
+// scan.DefaultMemLimit).
+const DefaultMemLimit = scan.DefaultMemLimit
 
 // ErrMemLimit is matched (errors.Is) by every refusal of a query whose
 // planned buffers exceed the session's memory limit.
-var ErrMemLimit = errors.New("memory limit exceeded")
+var ErrMemLimit = scan.ErrMemLimit
 
-// MemLimitError is the refusal of a query whose buffers, sized from its
-// plan before any is allocated, would exceed the memory limit.
-type MemLimitError struct {
-	Table string // schema-qualified table
-	What  string // what needs the memory, e.g. "grouping"
-	Bytes int64  // bytes needed (math.MaxInt64 if that overflows)
-	Items int64  // how many of Unit
-	Unit  string // e.g. "groups"
-	Limit int64
-	Held  int64 // bytes other open tables of the connection hold
-}
-
-func (e *MemLimitError) Error() string {
-	held := ""
-	if e.Held > 0 {
-		held = fmt.Sprintf("; other tables of this connection's statements hold %s", sizeText(e.Held))
-	}
-	return fmt.Sprintf("tet: %s: %s needs %s for %d %s, above the memory limit of %s (DSN option mem_limit, shell --mem-limit%s)",
-		e.Table, e.What, sizeText(e.Bytes), e.Items, e.Unit, sizeText(e.Limit), held)
-}
-
-// sizeText renders a byte count with a binary unit: 512 B, 1.5 KiB, …, 8.0 EiB.
-func sizeText(n int64) string {
-	if n < 1<<10 {
-		return fmt.Sprintf("%d B", n)
-	}
-	f, units := float64(n)/(1<<10), "KMGTPE"
-	i := 0
-	for f >= 1<<10 && i < len(units)-1 {
-		f /= 1 << 10
-		i++
-	}
-	return fmt.Sprintf("%.1f %ciB", f, units[i])
-}
-
-// Is makes errors.Is(err, ErrMemLimit) hold.
-func (e *MemLimitError) Is(target error) bool { return target == ErrMemLimit }
-
-// memLimit returns the session's limit, or DefaultMemLimit.
-func (s *Session) memLimit() int64 {
-	if s == nil || s.MemLimit <= 0 {
-		return DefaultMemLimit
-	}
-	return s.MemLimit
-}
-
-// memBudget adds up the buffers one call plans to allocate, so that the
-// call fails before the first large allocation rather than after it.
-// It starts from what the session's open cursors already hold (see
-// hold), so that the tables of one statement (a join of three _agg
-// tables) share one limit.
-type memBudget struct {
-	sess   *Session
-	table  string
-	limit  int64
-	used   int64 // bytes held by others plus this budget's own
-	others int64 // bytes held by other cursors when the budget began
-}
-
-func (s *Session) budget(table string) memBudget {
-	b := memBudget{sess: s, table: table, limit: s.memLimit()}
-	if s != nil {
-		b.others = s.held.Load()
-		b.used = b.others
-	}
-	return b
-}
-
-// hold keeps this budget's own bytes counted against the session's limit
-// until release is called with the returned amount (a cursor's buffers
-// live from its Filter until its next Filter or Close).
-func (b *memBudget) hold() int64 {
-	own := b.used - b.others
-	if b.sess != nil && own > 0 {
-		b.sess.held.Add(own)
-	}
-	return own
-}
-
-// release gives back what hold kept, and zeroes *n.
-func (s *Session) release(n *int64) {
-	if s != nil && *n != 0 {
-		s.held.Add(-*n)
-	}
-	*n = 0
-}
-
-// mulBytes returns n×each, saturated at MaxInt64 (n, each ≥ 0).
-func mulBytes(n, each int64) int64 {
-	hi, lo := bits.Mul64(uint64(n), uint64(each))
-	if hi != 0 || lo > 1<<63-1 {
-		return 1<<63 - 1
-	}
-	return int64(lo)
-}
-
-// need reserves n items of each bytes, or fails without reserving.
-func (b *memBudget) need(what string, n int64, unit string, each int64) error {
-	bytes := mulBytes(n, each)
-	if bytes > b.limit-b.used {
-		return &MemLimitError{Table: b.table, What: what, Bytes: bytes, Items: n, Unit: unit, Limit: b.limit, Held: b.others}
-	}
-	b.used += bytes
-	return nil
-}
-
-// left is what is still free.
-func (b *memBudget) left() int64 { return b.limit - b.used }
+// MemLimitError is the refusal of a query whose buffers would exceed the
+// memory limit (see scan.MemLimitError).
+type MemLimitError = scan.MemLimitError
 
 // InListFits implements sqlitevt.InLister (with aggTable's
 // InListColumn): it fails once the copy of an IN list (n values so far,
 // bytes of memory) is above the memory limit of the table's session.
 func (t *arrayTable) InListFits(n, bytes int64) error {
-	b := t.session.budget(t.qualified)
-	if err := b.need("reading the IN list", n, "values so far", bytes/n+1); err != nil {
+	b := t.session.engine().Budget(t.qualified)
+	if err := b.Need("reading the IN list", n, "values so far", bytes/n+1); err != nil {
 		t.session.setErr(err)
 		return err
 	}

@@ -6,29 +6,34 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
-
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // metaKind describes one metadata table: its columns, whether it has a
 // "dataset" column (column 0) whose equality is pushed down, and a row
-// generator. rows calls emit.row once per row; ds is nil for all datasets.
+// generator. rows calls emit.row once per row; only is nil for all
+// datasets.
 type metaKind struct {
 	columns   string
 	byDataset bool
-	rows      func(f *tetcore.File, ds *tetcore.Dataset, emit *rowSink)
+	rows      func(src *scan.Source, only *scan.Array, emit *rowSink)
 }
 
 var metaKinds = map[string]*metaKind{
 	"tet_file": {
 		columns: "path TEXT, size INTEGER, layout_version INTEGER, dataset_count INTEGER, footer TEXT, " +
 			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT",
-		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit *rowSink) {
-			m := f.Footer.FileMeta
-			emit.row(f.Path(), f.Size(), int64(f.LayoutVersion), int64(len(f.Datasets)), f.FooterStatus(),
-				int64(f.MemoryBudgetBPS), int64(f.MemoryBudgetBytes), nullable(m, "tool"),
-				nullable(m, "library_version"), nullable(m, "created_at"))
+		rows: func(src *scan.Source, _ *scan.Array, emit *rowSink) {
+			m := src.Attrs()
+			var size, layout, footer, bps, bytes sqlitevt.Value // NULL for a format that does not describe itself
+			if d, ok := src.Underlying().(array.Describer); ok {
+				desc := d.Describe()
+				size, layout, footer, bps, bytes = desc.Size, desc.LayoutVersion, desc.Footer, desc.MemoryBudgetBPS, desc.MemoryBudgetBytes
+			}
+			emit.row(src.GivenPath(), size, layout, int64(len(src.Arrays())), footer, bps, bytes,
+				nullable(m, "tool"), nullable(m, "library_version"), nullable(m, "created_at"))
 		},
 	},
 	"tet_datasets": {
@@ -36,38 +41,45 @@ var metaKinds = map[string]*metaKind{
 			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT, " +
 			"table_name TEXT, agg_table TEXT",
 		byDataset: true,
-		rows: func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
+		rows: func(src *scan.Source, only *scan.Array, emit *rowSink) {
 			// The tables SetupSQL names for each dataset (see TableNames).
-			tables := map[*tetcore.Dataset]DatasetTables{}
-			for _, t := range TableNames(f) {
+			tables := map[*scan.Array]DatasetTables{}
+			for _, t := range TableNames(src) {
 				tables[t.Dataset] = t
 			}
-			eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+			eachDataset(func(a *scan.Array, emit *rowSink) {
+				ds := a.Info()
 				names := make([]string, ds.Rank())
-				for a := range names {
-					names[a] = ds.DimName(a)
+				for i := range names {
+					names[i] = dimName(ds, i)
 				}
 				attrs := ds.Attrs
 				if attrs == nil {
 					attrs = map[string]string{}
 				}
+				tot, err := a.Totals(emit.sess)
+				if err != nil {
+					emit.fail(err)
+					return
+				}
 				emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
-					jsonText(ds.Grid), jsonText(names), ds.Elements(), ds.ChunkCount(), ds.RawBytes(), ds.StoredBytes(),
-					jsonText(attrs), tables[ds].Cells, nullIfEmpty(tables[ds].Agg))
-			})(f, only, emit)
+					jsonText(ds.Grid()), jsonText(names), ds.Elements(), ds.ChunkCount(), tot.RawBytes, tot.StoredBytes,
+					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg))
+			})(src, only, emit)
 		},
 	},
 	"tet_dims": {
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
+			ds := a.Info()
 			cols := cellsColumns(ds)
-			for a := 0; a < ds.Rank(); a++ {
+			for i := 0; i < ds.Rank(); i++ {
 				labeled := int64(0)
-				if ds.Labels != nil && ds.Labels[a] != nil {
+				if ds.Labels != nil && ds.Labels[i] != nil {
 					labeled = 1
 				}
-				emit.row(ds.Name, int64(a), cols[a], ds.Shape[a], ds.ChunkShape[a], labeled)
+				emit.row(ds.Name, int64(i), cols[i], ds.Shape[i], ds.ChunkShape[i], labeled)
 			}
 		}),
 	},
@@ -75,20 +87,27 @@ var metaKinds = map[string]*metaKind{
 		columns: "dataset TEXT, chunk INTEGER, coords TEXT, start TEXT, extent TEXT, payload_offset INTEGER, " +
 			"raw_byte_len INTEGER, stored_byte_len INTEGER, codec TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
+			ds := a.Info()
 			r := ds.Rank()
-			start, extent := make([]int64, r), make([]int64, r)
-			for _, c := range ds.Chunks() {
-				ds.ChunkStart(c.Coords[:r], start, extent)
-				emit.row(ds.Name, c.Linear, jsonText(c.Coords[:r]), jsonText(start), jsonText(extent),
-					int64(c.Offset), c.RawLen, c.StoredLen, c.Codec.String())
-			}
+			coords, start, extent := make([]int64, r), make([]int64, r), make([]int64, r)
+			emit.fail(a.EachStored(emit.sess, func(c array.ChunkInfo) bool {
+				ds.ChunkCoords(c.ID, coords)
+				ds.ChunkBox(c.ID, start, extent)
+				emit.row(ds.Name, c.ID, jsonText(coords), jsonText(start), jsonText(extent),
+					c.Offset, c.RawBytes, c.StoredBytes, c.Codec)
+				return true
+			}))
 		}),
 	},
 	"tet_history": {
 		columns: "seq INTEGER, op TEXT, source TEXT, at TEXT, parents TEXT, params TEXT",
-		rows: func(f *tetcore.File, _ *tetcore.Dataset, emit *rowSink) {
-			for i, h := range f.Footer.History {
+		rows: func(src *scan.Source, _ *scan.Array, emit *rowSink) {
+			hs, _ := src.Underlying().(array.Historian)
+			if hs == nil {
+				return
+			}
+			for i, h := range hs.History() {
 				parents, params := []string{}, map[string]string{}
 				if h.Parents != nil {
 					parents = h.Parents
@@ -103,27 +122,30 @@ var metaKinds = map[string]*metaKind{
 	"tet_attrs": {
 		columns:   "dataset TEXT, key TEXT, value TEXT",
 		byDataset: true,
-		rows: func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
+		rows: func(src *scan.Source, only *scan.Array, emit *rowSink) {
 			if only == nil {
-				for _, k := range sortedKeys(f.Footer.FileMeta) {
-					emit.row(nil, k, f.Footer.FileMeta[k])
+				m := src.Attrs()
+				for _, k := range sortedKeys(m) {
+					emit.row(nil, k, m[k])
 				}
 			}
-			eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+			eachDataset(func(a *scan.Array, emit *rowSink) {
+				ds := a.Info()
 				for _, k := range sortedKeys(ds.Attrs) {
 					emit.row(ds.Name, k, ds.Attrs[k])
 				}
-			})(f, only, emit)
+			})(src, only, emit)
 		},
 	},
 	"tet_coords": {
 		columns:   "dataset TEXT, dim TEXT, idx INTEGER, label TEXT",
 		byDataset: true,
-		rows: eachDataset(func(ds *tetcore.Dataset, emit *rowSink) {
+		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
+			ds := a.Info()
 			cols := cellsColumns(ds)
-			for a, labels := range ds.Labels {
-				for i, l := range labels {
-					emit.row(ds.Name, cols[a], int64(i), l)
+			for i, labels := range ds.Labels {
+				for j, l := range labels {
+					emit.row(ds.Name, cols[i], int64(j), l)
 				}
 			}
 		}),
@@ -135,12 +157,12 @@ var MetaTables = []string{"tet_file", "tet_datasets", "tet_dims", "tet_chunks", 
 
 // eachDataset runs fn for every dataset, or only for one, numbering each
 // dataset's rows in its own rowid block (see rowSink).
-func eachDataset(fn func(ds *tetcore.Dataset, emit *rowSink)) func(*tetcore.File, *tetcore.Dataset, *rowSink) {
-	return func(f *tetcore.File, only *tetcore.Dataset, emit *rowSink) {
-		for i, ds := range f.Datasets {
-			if only == nil || ds == only {
+func eachDataset(fn func(a *scan.Array, emit *rowSink)) func(*scan.Source, *scan.Array, *rowSink) {
+	return func(src *scan.Source, only *scan.Array, emit *rowSink) {
+		for i, a := range src.Arrays() {
+			if only == nil || a == only {
 				emit.block(int64(i) + 1)
-				fn(ds, emit)
+				fn(a, emit)
 			}
 		}
 	}
@@ -162,9 +184,18 @@ type rowSink struct {
 	// built.
 	countOnly    bool
 	total, bytes int64
+
+	sess *scan.Session // whose call a walk of a chunk grid watches
+	err  error         // the first failure (an interrupted walk)
 }
 
 func (s *rowSink) block(b int64) { s.blk, s.n = b, 0 }
+
+func (s *rowSink) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
 
 func (s *rowSink) row(v ...sqlitevt.Value) {
 	if s.countOnly {
@@ -193,14 +224,14 @@ func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m
 // metaTable serves one metadata table from rows generated at Filter time.
 type metaTable struct {
 	readOnly
-	h         *Handle
+	h         *scan.Handle
 	kind      *metaKind
 	name      string
 	qualified string
 	session   *Session
 }
 
-func newMeta(ctx sqlitevt.Context, a tableArgs, h *Handle) (*metaTable, error) {
+func newMeta(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*metaTable, error) {
 	k := metaKinds[a.kind]
 	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
@@ -262,15 +293,15 @@ type metaCursor struct {
 func (c *metaCursor) Filter(idxNum int, _ string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.out, c.i = rowSink{}, 0
-	c.t.session.release(&c.held)
-	f := c.t.h.File
-	var only *tetcore.Dataset
+	c.t.session.engine().Release(&c.held)
+	src := c.t.h.Source()
+	var only *scan.Array
 	if idxNum == 1 && len(vals) == 1 {
 		switch name := vals[0].(type) {
 		case nil:
 			return nil // NULL equals nothing
 		case string:
-			ds, err := f.Dataset(name) // byte for byte: BINARY
+			ds, err := src.Array(name) // byte for byte: BINARY
 			if err != nil {
 				return nil
 			}
@@ -283,16 +314,23 @@ func (c *metaCursor) Filter(idxNum int, _ string, vals []sqlitevt.Value) error {
 	// The rows are built whole: count their memory first (metaRowBytes)
 	// and refuse a table of a file whose index or labels would need more
 	// than the memory limit.
-	count := rowSink{countOnly: true}
-	c.t.kind.rows(f, only, &count)
-	b := c.t.session.budget(c.t.qualified)
-	if err := b.need("listing", count.total, "rows", count.bytes/max(count.total, 1)+1); err != nil {
+	sess := c.t.session.engine()
+	count := rowSink{countOnly: true, sess: sess}
+	c.t.kind.rows(src, only, &count)
+	if count.err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, count.err)
+	}
+	b := sess.Budget(c.t.qualified)
+	if err := b.Need("listing", count.total, "rows", count.bytes/max(count.total, 1)+1); err != nil {
 		c.t.session.setErr(err)
 		return err
 	}
-	c.held = b.hold()
-	c.out = rowSink{rows: make([][]sqlitevt.Value, 0, count.total), ids: make([]int64, 0, count.total)}
-	c.t.kind.rows(f, only, &c.out)
+	c.held = b.Hold()
+	c.out = rowSink{rows: make([][]sqlitevt.Value, 0, count.total), ids: make([]int64, 0, count.total), sess: sess}
+	c.t.kind.rows(src, only, &c.out)
+	if c.out.err != nil {
+		return fmt.Errorf("tet: %s: %w", c.t.qualified, c.out.err)
+	}
 	return nil
 }
 
@@ -318,7 +356,7 @@ func (c *metaCursor) Column(r *sqlitevt.Result, col int) error {
 	return nil
 }
 func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
-func (c *metaCursor) Close() error          { c.t.session.release(&c.held); return nil }
+func (c *metaCursor) Close() error          { c.t.session.engine().Release(&c.held); return nil }
 
 // nullIfEmpty is s, or NULL for "" (a table that was not created).
 func nullIfEmpty(s string) sqlitevt.Value {

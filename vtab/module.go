@@ -102,7 +102,7 @@ func connect(ctx sqlitevt.Context, args []string, cs *connState) (sqlitevt.Table
 		sess = cs.session
 	}
 	a.session, a.conn = sess, cs
-	h, err := OpenFile(a.path)
+	h, err := openTable(sess, a)
 	if err != nil {
 		return nil, err
 	}

@@ -1,21 +1,20 @@
 package vtab
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/internal/scan"
 )
 
 // DatasetTables are the table names one dataset gets in its schema.
 type DatasetTables struct {
-	Dataset *tetcore.Dataset
+	Dataset *scan.Array
 	Cells   string // the cells table
 	Agg     string // the companion aggregate table; "" when not created
 }
 
-// TableNames names the tables of every dataset of f, in directory order.
+// TableNames names the tables of every dataset of src, in directory order.
 // Any dataset name the format allows must give a usable, unique table,
 // so names are adjusted (docs/SQL.md, "Table names"):
 //
@@ -33,7 +32,7 @@ type DatasetTables struct {
 //     for, and no second spelling of it is invented.
 //
 // The names depend on the file alone, so every connection agrees.
-func TableNames(f *tetcore.File) []DatasetTables {
+func TableNames(src *scan.Source) []DatasetTables {
 	taken := map[string]bool{}
 	for _, m := range MetaTables {
 		taken[asciiLower(m)] = true
@@ -46,9 +45,10 @@ func TableNames(f *tetcore.File) []DatasetTables {
 		taken[asciiLower(name)] = true
 		return name
 	}
-	out := make([]DatasetTables, len(f.Datasets))
-	for i, ds := range f.Datasets {
-		out[i] = DatasetTables{Dataset: ds, Cells: claim(tableBase(ds.Name))}
+	arrays := src.Arrays()
+	out := make([]DatasetTables, len(arrays))
+	for i, a := range arrays {
+		out[i] = DatasetTables{Dataset: a, Cells: claim(tableBase(a.Info().Name))}
 	}
 	for i := range out {
 		if name := out[i].Cells + "_agg"; !taken[asciiLower(name)] {
@@ -87,12 +87,4 @@ func asciiLower(s string) string {
 		}
 	}
 	return s
-}
-
-// datasetByID returns the dataset at directory position id.
-func datasetByID(f *tetcore.File, id int) (*tetcore.Dataset, error) {
-	if id < 0 || id >= len(f.Datasets) {
-		return nil, fmt.Errorf("tetcore: dataset_id %d: the file has %d datasets: %w", id, len(f.Datasets), tetcore.ErrNotFound)
-	}
-	return f.Datasets[id], nil
 }

@@ -3,23 +3,23 @@ package vtab
 import (
 	"fmt"
 
-	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/internal/scan"
 )
 
 // SetupSQL returns the statements that attach the file at path, already
-// opened as f, as schema alias on one connection: an in-memory schema
+// opened as src, as schema alias on one connection: an in-memory schema
 // holding the metadata tables, one cells table and one aggregate table
 // per dataset, named by [TableNames]. The tables belong to the session
 // of the connection they are created on (see [Open]); session is not
 // used and may be nil (it is kept so that callers need not change).
-func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
+func SetupSQL(alias, path string, src *scan.Source, session *Session) []string {
 	q := quoteIdent(alias)
 	p := quoteString(path)
 	stmts := []string{fmt.Sprintf("ATTACH DATABASE ':memory:' AS %s", q)}
 	for _, m := range MetaTables {
 		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s)", q, m, ModuleName, p, m))
 	}
-	names := TableNames(f)
+	names := TableNames(src)
 	for _, kind := range []string{"cells", "agg"} {
 		for _, n := range names {
 			table := n.Cells
@@ -38,10 +38,10 @@ func SetupSQL(alias, path string, f *tetcore.File, session *Session) []string {
 
 // datasetArg names a dataset in the module arguments: by its name as a
 // string literal, or, for a name SQL text cannot carry, by its position
-// in the directory (dataset_id=N).
-func datasetArg(ds *tetcore.Dataset) string {
-	if sqlSafe(ds.Name) {
-		return quoteString(ds.Name)
+// in the file's list (dataset_id=N).
+func datasetArg(a *scan.Array) string {
+	if name := a.Info().Name; sqlSafe(name) {
+		return quoteString(name)
 	}
-	return fmt.Sprintf("dataset_id=%d", ds.ID)
+	return fmt.Sprintf("dataset_id=%d", a.Index())
 }

@@ -5,14 +5,14 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
-var benchDTypes = []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.I16, tetcore.U8, tetcore.F16, tetcore.I32, tetcore.I64}
+var benchDTypes = []array.DType{array.F32, array.F64, array.I16, array.U8, array.F16, array.I32, array.I64}
 
 // benchChunk is a full 256×256 chunk of random data.
-func benchChunk(dt tetcore.DType) ([]byte, []int64) {
+func benchChunk(dt array.DType) ([]byte, []int64) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	return randPayload(rng, dt, 256*256, 0), []int64{256, 256}
 }
@@ -70,7 +70,7 @@ func BenchmarkFoldGroups(b *testing.B) {
 
 // BenchmarkFoldGroups_keepAll pushes every element into its own group.
 func BenchmarkFoldGroups_keepAll(b *testing.B) {
-	for _, dt := range []tetcore.DType{tetcore.F32, tetcore.U8} {
+	for _, dt := range []array.DType{array.F32, array.U8} {
 		b.Run(dt.String(), func(b *testing.B) {
 			data, ext := benchChunk(dt)
 			lo := []int64{0, 0}
@@ -92,7 +92,7 @@ func BenchmarkFoldBox_memory(b *testing.B) {
 	data := make([]byte, 4*n)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < len(data); i += 4 {
-		copy(data[i:], encode(tetcore.F32, rng.NormFloat64()))
+		copy(data[i:], encode(array.F32, rng.NormFloat64()))
 	}
 	ext := []int64{run}
 	lo := []int64{0}
@@ -101,7 +101,7 @@ func BenchmarkFoldBox_memory(b *testing.B) {
 			defer fold.UseKernel(level)()
 			loop(b, len(data), func() error {
 				for off := 0; off < len(data); off += 4 * run {
-					if _, err := fold.FoldBox(tetcore.F32, data[off:off+4*run], ext, lo, ext); err != nil {
+					if _, err := fold.FoldBox(array.F32, data[off:off+4*run], ext, lo, ext); err != nil {
 						return err
 					}
 				}
@@ -114,13 +114,13 @@ func BenchmarkFoldBox_memory(b *testing.B) {
 // BenchmarkFoldBox_kernels folds a 256² f32 chunk (in cache) with each
 // kernel level the CPU runs.
 func BenchmarkFoldBox_kernels(b *testing.B) {
-	data, ext := benchChunk(tetcore.F32)
+	data, ext := benchChunk(array.F32)
 	lo := []int64{0, 0}
 	for _, level := range fold.Kernels() {
 		b.Run(fold.KernelName(level), func(b *testing.B) {
 			defer fold.UseKernel(level)()
 			loop(b, len(data), func() error {
-				_, err := fold.FoldBox(tetcore.F32, data, ext, lo, ext)
+				_, err := fold.FoldBox(array.F32, data, ext, lo, ext)
 				return err
 			})
 		})

@@ -2,8 +2,8 @@
 // tables (docs/SQL.md, section "Aggregate tables"): typed
 // reductions — count, null_count, sum, mean, min, max, population var and
 // std — over whole decoded chunk payloads, optionally grouped by axes.
-// It knows nothing of SQLite or the planner; it imports tetcore for
-// [tetcore.DType] only.
+// It knows nothing of SQLite or the planner; it imports array for
+// [array.DType] only.
 //
 // # Use
 //

@@ -1,6 +1,6 @@
 package fold
 
-import "github.com/tetsql/tetsql/tetcore"
+import "github.com/tetsql/tetsql/array"
 
 // minRun is the shortest run along a reduced axis that is folded with the
 // block kernels; shorter runs (and boxes whose every axis is a group key)
@@ -71,27 +71,29 @@ func (w *walker) next() bool {
 }
 
 // drive folds the planned box of a payload of dt into out.
-func drive(dt tetcore.DType, data []byte, p *plan, out []Stats) {
+func drive(dt array.DType, data []byte, p *plan, out []Stats) {
 	switch dt {
-	case tetcore.F32:
+	case array.F32:
 		driveFloat[float32](data, p, out, false)
-	case tetcore.F16:
+	case array.F16:
 		driveFloat[float32](data, p, out, true)
-	case tetcore.F64:
+	case array.F64:
 		driveFloat[float64](data, p, out, false)
-	case tetcore.U8:
+	case array.I8:
+		driveInt[int8](data, p, out)
+	case array.U8:
 		driveInt[uint8](data, p, out)
-	case tetcore.U16:
+	case array.U16:
 		driveInt[uint16](data, p, out)
-	case tetcore.I16:
+	case array.I16:
 		driveInt[int16](data, p, out)
-	case tetcore.U32:
+	case array.U32:
 		driveInt[uint32](data, p, out)
-	case tetcore.I32:
+	case array.I32:
 		driveInt[int32](data, p, out)
-	case tetcore.U64:
+	case array.U64:
 		driveInt[uint64](data, p, out)
-	case tetcore.I64:
+	case array.I64:
 		driveInt[int64](data, p, out)
 	}
 }
@@ -120,7 +122,7 @@ func driveFloat[T float32 | float64](data []byte, p *plan, out []Stats, f16 bool
 	}
 }
 
-func driveInt[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](data []byte, p *plan, out []Stats) {
+func driveInt[T int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](data []byte, p *plan, out []Stats) {
 	var buf [gatherLen]T
 	r := p.ax[p.row]
 	w := walker{ax: p.ax, skip: p.row, off: p.off, g: p.g}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // A 2×3 chunk of f32, grouped by its first axis (rows): the column axis
@@ -21,7 +21,7 @@ func ExampleFoldGroups() {
 	lo, hi := []int64{0, 0}, []int64{2, 3}
 	stride, groups := fold.Strides([]int64{2, 3}, []bool{true, false}) // [1 0], 2
 	out := make([]fold.Stats, groups)
-	if err := fold.FoldGroups(tetcore.F32, data, extent, lo, hi, stride, 0, out); err != nil {
+	if err := fold.FoldGroups(array.F32, data, extent, lo, hi, stride, 0, out); err != nil {
 		panic(err)
 	}
 	for g, s := range out {
@@ -41,7 +41,7 @@ func ExampleStats_IntSum() {
 	for i := range 3 {
 		binary.LittleEndian.PutUint64(data[8*i:], math.MaxInt64)
 	}
-	s, _ := fold.FoldBox(tetcore.I64, data, []int64{3}, []int64{0}, []int64{3})
+	s, _ := fold.FoldBox(array.I64, data, []int64{3}, []int64{0}, []int64{3})
 	_, fits := s.IntSum()
 	exact, _ := s.ExactSum()
 	sum, _ := s.Sum()

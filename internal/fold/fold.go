@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/tetsql/tetsql/array"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // MaxRank is the largest rank FoldBox and FoldGroups accept: the
@@ -26,7 +25,7 @@ var ErrInvalid = errors.New("fold: invalid arguments")
 // data is the decoded chunk: Π extent elements of dtype dt, row-major
 // (last axis fastest), little-endian, with no alignment requirement.
 // An empty box gives the empty Stats.
-func FoldBox(dt tetcore.DType, data []byte, extent, lo, hi []int64) (Stats, error) {
+func FoldBox(dt array.DType, data []byte, extent, lo, hi []int64) (Stats, error) {
 	var out [1]Stats
 	err := FoldGroups(dt, data, extent, lo, hi, nil, 0, out[:])
 	return out[0], err
@@ -48,7 +47,7 @@ func FoldBox(dt tetcore.DType, data []byte, extent, lo, hi []int64) (Stats, erro
 // Strides may be negative (descending keys). FoldGroups allocates nothing
 // and keeps no state: calls on distinct out slices may run concurrently
 // (combine per-goroutine slices with [Merge]).
-func FoldGroups(dt tetcore.DType, data []byte, extent, lo, hi, stride []int64, base int64, out []Stats) error {
+func FoldGroups(dt array.DType, data []byte, extent, lo, hi, stride []int64, base int64, out []Stats) error {
 	var ax [MaxRank]axis
 	m, off, empty, err := normalize(&ax, dt, data, extent, lo, hi, stride, base, len(out))
 	if err != nil || empty {
@@ -86,7 +85,7 @@ type axis struct{ n, ps, gs int64 }
 // n ≥ 2 only, merging neighbours that are contiguous both in the payload
 // and in the groups (a whole chunk with every axis reduced becomes one
 // axis). off is the payload offset of the corner lo, in elements.
-func normalize(ax *[MaxRank]axis, dt tetcore.DType, data []byte, extent, lo, hi, stride []int64, base int64, nout int) (m int, off int64, empty bool, err error) {
+func normalize(ax *[MaxRank]axis, dt array.DType, data []byte, extent, lo, hi, stride []int64, base int64, nout int) (m int, off int64, empty bool, err error) {
 	r := len(extent)
 	switch {
 	case !dt.Valid():

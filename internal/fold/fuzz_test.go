@@ -6,8 +6,8 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // FuzzFloatKernels folds arbitrary bytes as one f32 or f64 block with
@@ -16,11 +16,11 @@ import (
 // minimum and maximum, sums within a few ulps of the exact sum (both are
 // compensated), and variances that agree to rounding.
 func FuzzFloatKernels(f *testing.F) {
-	f.Add(encode(tetcore.F32, 1, 2, 3, 4, 5, 6, 7, 8, 9), false)
-	f.Add(encode(tetcore.F32, math.NaN(), 1, math.Inf(1), -2, 0, 0, 0, 0, 3, 4), false)
-	f.Add(encode(tetcore.F64, 1e16, 1, -1e16, 1, 5, math.NaN(), 7, 8), true)
-	f.Add(encode(tetcore.F64, 1e308, 1e308, -1e308, 0, 1), true)
-	f.Add(encode(tetcore.F32, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38), false)
+	f.Add(encode(array.F32, 1, 2, 3, 4, 5, 6, 7, 8, 9), false)
+	f.Add(encode(array.F32, math.NaN(), 1, math.Inf(1), -2, 0, 0, 0, 0, 3, 4), false)
+	f.Add(encode(array.F64, 1e16, 1, -1e16, 1, 5, math.NaN(), 7, 8), true)
+	f.Add(encode(array.F64, 1e308, 1e308, -1e308, 0, 1), true)
+	f.Add(encode(array.F32, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38, 3e38), false)
 	f.Fuzz(func(t *testing.T, data []byte, wide bool) {
 		var absSum float64
 		var xs any

@@ -7,13 +7,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
 // encode writes vals as a little-endian payload of dt (floats converted,
 // integers from int64; u64 values above 2^63−1 via encodeU64).
-func encode(dt tetcore.DType, vals ...float64) []byte {
+func encode(dt array.DType, vals ...float64) []byte {
 	b := make([]byte, len(vals)*dt.Size())
 	for i, v := range vals {
 		put(dt, b, i, v)
@@ -21,19 +22,19 @@ func encode(dt tetcore.DType, vals ...float64) []byte {
 	return b
 }
 
-func put(dt tetcore.DType, b []byte, i int, v float64) {
+func put(dt array.DType, b []byte, i int, v float64) {
 	switch dt {
-	case tetcore.F32:
+	case array.F32:
 		binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(v)))
-	case tetcore.F64:
+	case array.F64:
 		binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(v))
-	case tetcore.F16:
+	case array.F16:
 		binary.LittleEndian.PutUint16(b[i*2:], tetcore.Float32ToHalf(float32(v)))
-	case tetcore.U8:
+	case array.U8:
 		b[i] = uint8(int64(v))
-	case tetcore.U16, tetcore.I16:
+	case array.U16, array.I16:
 		binary.LittleEndian.PutUint16(b[i*2:], uint16(int64(v)))
-	case tetcore.U32, tetcore.I32:
+	case array.U32, array.I32:
 		binary.LittleEndian.PutUint32(b[i*4:], uint32(int64(v)))
 	default:
 		binary.LittleEndian.PutUint64(b[i*8:], uint64(int64(v)))
@@ -59,10 +60,10 @@ func newRef() *ref {
 
 // add folds element i of the payload, decoded by tetcore (independent of
 // package fold).
-func (r *ref) add(dt tetcore.DType, data []byte, i int) {
+func (r *ref) add(dt array.DType, data []byte, i int) {
 	if !dt.IsFloat() {
 		var v *big.Int
-		if dt == tetcore.U64 {
+		if dt == array.U64 {
 			v = new(big.Int).SetUint64(dt.Uint64(data, i))
 		} else {
 			v = big.NewInt(dt.Int64(data, i))
@@ -96,7 +97,7 @@ func (r *ref) add(dt tetcore.DType, data []byte, i int) {
 }
 
 // check compares a Stats with the reference.
-func (r *ref) check(t *testing.T, dt tetcore.DType, what string, s fold.Stats) {
+func (r *ref) check(t *testing.T, dt array.DType, what string, s fold.Stats) {
 	t.Helper()
 	if s.Count() != r.count || s.NullCount() != r.nulls {
 		t.Fatalf("%s %v: count %d null %d, want %d %d", what, dt, s.Count(), s.NullCount(), r.count, r.nulls)
@@ -156,7 +157,7 @@ func (r *ref) check(t *testing.T, dt tetcore.DType, what string, s fold.Stats) {
 	}
 }
 
-func (r *ref) checkInt(t *testing.T, dt tetcore.DType, what string, s fold.Stats) {
+func (r *ref) checkInt(t *testing.T, dt array.DType, what string, s fold.Stats) {
 	t.Helper()
 	es, ok := s.ExactSum()
 	if !ok || !s.IsInt() || es.Big().Cmp(r.isum) != 0 {
@@ -196,7 +197,7 @@ func (r *ref) variance(sum *big.Float) float64 {
 
 // randPayload fills n elements of dt: integers over their whole range,
 // floats with a random offset and scale, with NaN and ±Inf at rate pSpecial.
-func randPayload(rng *rand.Rand, dt tetcore.DType, n int, pSpecial float64) []byte {
+func randPayload(rng *rand.Rand, dt array.DType, n int, pSpecial float64) []byte {
 	b := make([]byte, n*dt.Size())
 	if !dt.IsFloat() {
 		for i := range b {
@@ -205,7 +206,7 @@ func randPayload(rng *rand.Rand, dt tetcore.DType, n int, pSpecial float64) []by
 		return b
 	}
 	off := []float64{0, 1, -3, 1e3, 1e6}[rng.IntN(5)]
-	if dt == tetcore.F16 && off > 1e4 {
+	if dt == array.F16 && off > 1e4 {
 		off = 100 // f16 overflows at 65504
 	}
 	scale := []float64{1, 1e-3, 10, 100}[rng.IntN(4)]
@@ -218,3 +219,6 @@ func randPayload(rng *rand.Rand, dt tetcore.DType, n int, pSpecial float64) []by
 	}
 	return b
 }
+
+// allDTypes lists every dtype tetcore files carry, in tetcore's tag order.
+var allDTypes = []array.DType{array.F32, array.F64, array.I32, array.I64, array.U8, array.U16, array.I16, array.U32, array.F16, array.U64}

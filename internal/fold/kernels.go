@@ -58,7 +58,7 @@ func floatBlockSlow[T float32 | float64](xs []T) Stats {
 // For 8- and 16-bit elements M2 is computed exactly in integers:
 // M2 = (n·Σx² − (Σx)²)/n, with Σx² < 2^43 in a uint64 (one pass, rounded
 // once at the end). Wider elements use the float two-pass formula.
-func intBlock[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](xs []T) Stats {
+func intBlock[T int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](xs []T) Stats {
 	var zero T
 	signed, size := ^zero < 0, unsafe.Sizeof(zero)
 	st := Stats{count: int64(len(xs)), isInt: true}
@@ -118,7 +118,7 @@ func intBlock[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](xs []T
 }
 
 // wideInt converts any integer element to Int128.
-func wideInt[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](x T) Int128 {
+func wideInt[T int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](x T) Int128 {
 	var zero T
 	if ^zero < 0 {
 		return Int128FromInt64(int64(x))
@@ -129,7 +129,7 @@ func wideInt[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](x T) In
 // sumSquares returns Σx, Σx², min and max of a block of 8- or 16-bit
 // integers (Σx² < 2^43 for blockLen elements; wider elements would
 // overflow it).
-func sumSquares[T uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](xs []T) (s int64, q uint64, mn, mx T) {
+func sumSquares[T int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64](xs []T) (s int64, q uint64, mn, mx T) {
 	mn, mx = xs[0], xs[0]
 	for _, x := range xs {
 		v := int64(x)

@@ -27,7 +27,7 @@ var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // elem is the set of element types read from payloads.
 type elem interface {
-	uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64 | float32 | float64
+	int8 | uint8 | uint16 | int16 | uint32 | int32 | uint64 | int64 | float32 | float64
 }
 
 // view returns the n contiguous elements starting at element off as a
@@ -102,7 +102,7 @@ func widenF16(dst []float32, hs []uint16, level int) {
 }
 
 // halfToFloat32 converts binary16 bits to float32 exactly, like
-// tetcore.HalfToFloat32, without a loop: place exponent and mantissa in
+// array.HalfToFloat32, without a loop: place exponent and mantissa in
 // a float32 (exponent bias 127 instead of 15), force the all-ones
 // exponent of Inf and NaN, and rescale by 2^(127−15), which is exact for
 // normal and subnormal halves alike.

@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // TestFoldBox_longRuns folds 1-D float runs of lengths around the SIMD
@@ -21,7 +21,7 @@ func TestFoldBox_longRuns(t *testing.T) {
 	for _, level := range fold.Kernels() {
 		t.Logf("kernel %s", fold.KernelName(level))
 		restore := fold.UseKernel(level)
-		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64, tetcore.F16} {
+		for _, dt := range []array.DType{array.F32, array.F64, array.F16} {
 			for _, n := range lengths {
 				for _, special := range []string{"none", "nan", "nan+inf", "allnan"} {
 					shiftBy := rng.IntN(dt.Size() + 1) // 0, 1 byte, or one element (misaligned for 32-byte loads)
@@ -45,7 +45,7 @@ func TestFoldBox_longRuns(t *testing.T) {
 
 // longRun returns shiftBy junk bytes followed by n elements of dt drawn
 // around a random offset, with specials as named.
-func longRun(rng *rand.Rand, dt tetcore.DType, n int, special string, shiftBy int) []byte {
+func longRun(rng *rand.Rand, dt array.DType, n int, special string, shiftBy int) []byte {
 	b := make([]byte, shiftBy+n*dt.Size())
 	for i := range shiftBy {
 		b[i] = 0xff
@@ -74,7 +74,7 @@ func TestFoldBox_cancellation(t *testing.T) {
 	const b60 = 0x1p60
 	for _, level := range fold.Kernels() {
 		restore := fold.UseKernel(level)
-		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64} {
+		for _, dt := range []array.DType{array.F32, array.F64} {
 			for _, n := range []int{16, 64, 1000, 8192, 10000} {
 				vals := make([]float64, n)
 				exact := new(big.Float).SetPrec(200)
@@ -107,7 +107,7 @@ func TestFoldBox_cancellationScattered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, level := range fold.Kernels() {
 		restore := fold.UseKernel(level)
-		for _, dt := range []tetcore.DType{tetcore.F32, tetcore.F64} {
+		for _, dt := range []array.DType{array.F32, array.F64} {
 			for iter := range 300 {
 				n := 16 + rng.IntN(200)
 				vals := make([]float64, n)

@@ -7,12 +7,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // partials folds random consecutive pieces of a rank-1 payload.
-func partials(t *testing.T, rng *rand.Rand, dt tetcore.DType, data []byte, n int64) []fold.Stats {
+func partials(t *testing.T, rng *rand.Rand, dt array.DType, data []byte, n int64) []fold.Stats {
 	var ps []fold.Stats
 	for lo := int64(0); lo < n; {
 		hi := min(n, lo+1+rng.Int64N(300))
@@ -37,9 +37,9 @@ func TestMerge_orders(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	const n = 20000
-	for _, dt := range tetcore.AllDTypes {
+	for _, dt := range allDTypes {
 		data := randPayload(rng, dt, n, 0)
-		if dt == tetcore.F64 { // a large offset: 1e9 + noise
+		if dt == array.F64 { // a large offset: 1e9 + noise
 			for i := range n {
 				put(dt, data, i, 1e9+rng.NormFloat64())
 			}
@@ -87,8 +87,8 @@ func agree(t *testing.T, what string, a, b fold.Stats) {
 
 func TestMerge_identity(t *testing.T) {
 	t.Parallel()
-	s, _ := fold.FoldBox(tetcore.F64, encode(tetcore.F64, 1, 2, nan), []int64{3}, []int64{0}, []int64{3})
-	nulls, _ := fold.FoldBox(tetcore.F64, encode(tetcore.F64, nan, nan), []int64{2}, []int64{0}, []int64{2})
+	s, _ := fold.FoldBox(array.F64, encode(array.F64, 1, 2, nan), []int64{3}, []int64{0}, []int64{3})
+	nulls, _ := fold.FoldBox(array.F64, encode(array.F64, nan, nan), []int64{2}, []int64{0}, []int64{2})
 	if fold.Merge(fold.Stats{}, s) != s || fold.Merge(s, fold.Stats{}) != s {
 		t.Fatal("the zero Stats is not the identity")
 	}
@@ -111,19 +111,19 @@ func TestFoldGroups_offset(t *testing.T) {
 	const rows, cols = 256, 64
 	data := make([]byte, rows*cols*8)
 	for i := range rows * cols {
-		put(tetcore.F64, data, i, 1e9+rng.NormFloat64())
+		put(array.F64, data, i, 1e9+rng.NormFloat64())
 	}
 	b := box{[]int64{rows, cols}, []int64{0, 0}, []int64{rows, cols}, nil}
 	for _, keep := range [][]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
 		b.keep = keep
 		stride, groups := fold.Strides(b.size(), keep)
-		refs := b.reference(tetcore.F64, data, stride, 0, groups)
+		refs := b.reference(array.F64, data, stride, 0, groups)
 		out := make([]fold.Stats, groups)
-		if err := fold.FoldGroups(tetcore.F64, data, b.extent, b.lo, b.hi, stride, 0, out); err != nil {
+		if err := fold.FoldGroups(array.F64, data, b.extent, b.lo, b.hi, stride, 0, out); err != nil {
 			t.Fatal(err)
 		}
 		for g := range out {
-			refs[g].check(t, tetcore.F64, fmt.Sprintf("keep %v group %d", keep, g), out[g])
+			refs[g].check(t, array.F64, fmt.Sprintf("keep %v group %d", keep, g), out[g])
 		}
 	}
 	// Columns as groups, one row (chunk) at a time: every step pushes a
@@ -132,13 +132,13 @@ func TestFoldGroups_offset(t *testing.T) {
 	out := make([]fold.Stats, cols)
 	for r := range int64(rows) {
 		chunk := data[r*cols*8 : (r+1)*cols*8]
-		if err := fold.FoldGroups(tetcore.F64, chunk, []int64{1, cols}, []int64{0, 0}, []int64{1, cols}, stride, 0, out); err != nil {
+		if err := fold.FoldGroups(array.F64, chunk, []int64{1, cols}, []int64{0, 0}, []int64{1, cols}, stride, 0, out); err != nil {
 			t.Fatal(err)
 		}
 	}
 	b.keep = []bool{false, true}
-	refs := b.reference(tetcore.F64, data, stride, 0, cols)
+	refs := b.reference(array.F64, data, stride, 0, cols)
 	for g := range out {
-		refs[g].check(t, tetcore.F64, fmt.Sprintf("row by row group %d", g), out[g])
+		refs[g].check(t, array.F64, fmt.Sprintf("row by row group %d", g), out[g])
 	}
 }

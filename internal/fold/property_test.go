@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/internal/fold"
-	"github.com/tetsql/tetsql/tetcore"
 )
 
 // box is a random chunk geometry with a sub-box and a keep mask.
@@ -57,7 +57,7 @@ func (b box) elems() int {
 }
 
 // reference folds the box naively, element by element, into groups.
-func (b box) reference(dt tetcore.DType, data []byte, stride []int64, base, groups int64) []*ref {
+func (b box) reference(dt array.DType, data []byte, stride []int64, base, groups int64) []*ref {
 	refs := make([]*ref, groups)
 	for g := range refs {
 		refs[g] = newRef()
@@ -110,7 +110,7 @@ func TestFoldGroups_aligned(t *testing.T) {
 func randomFolds(t *testing.T, rng *rand.Rand, iters int) {
 	t.Helper()
 	for iter := range iters {
-		dt := tetcore.AllDTypes[iter%len(tetcore.AllDTypes)]
+		dt := allDTypes[iter%len(allDTypes)]
 		b := randBox(rng)
 		pSpecial := []float64{0, 0, 0.01, 0.3}[rng.IntN(4)]
 		data := randPayload(rng, dt, b.elems(), pSpecial)
@@ -200,7 +200,7 @@ func TestFoldGroups_chunked(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for iter := range 200 {
-		dt := tetcore.AllDTypes[iter%len(tetcore.AllDTypes)]
+		dt := allDTypes[iter%len(allDTypes)]
 		r := 1 + rng.IntN(3)
 		shape, chunk := make([]int64, r), make([]int64, r)
 		selLo, selHi, keep := make([]int64, r), make([]int64, r), make([]bool, r)
@@ -264,7 +264,7 @@ func forEachChunk(shape, chunk []int64, fn func(start, ext []int64)) {
 
 // extract copies the chunk at start with extent ext out of a row-major
 // global payload.
-func extract(dt tetcore.DType, data []byte, shape, start, ext []int64) []byte {
+func extract(dt array.DType, data []byte, shape, start, ext []int64) []byte {
 	b := box{extent: ext, lo: make([]int64, len(ext)), hi: ext}
 	out := make([]byte, 0, b.elems()*dt.Size())
 	sz := int64(dt.Size())

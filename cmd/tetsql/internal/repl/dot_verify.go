@@ -7,8 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/tetcore"
-	"github.com/tetsql/tetsql/vtab"
 )
 
 // dotVerify checks every attached .tet file with tetcore's Verify and
@@ -61,13 +62,16 @@ func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 
 // verifyFile verifies the file through the process's shared mapping
 // (the one its tables use; opened read-only if it is not open yet).
-func verifyFile(path string, mode tetcore.VerifyMode) (*tetcore.Report, error) {
-	h, err := vtab.OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer h.Close()
-	return h.File.VerifyReport(mode)
+func verifyFile(path string, mode tetcore.VerifyMode) (r *tetcore.Report, err error) {
+	err = tetsql.UseFile(path, func(src array.Source) error {
+		f, ok := src.(*tetcore.File)
+		if !ok {
+			return fmt.Errorf("verify: %s is not a .tet file", path)
+		}
+		r, err = f.VerifyReport(mode)
+		return err
+	})
+	return r, err
 }
 
 // describeSchema prints one line about an attached file: its alias,

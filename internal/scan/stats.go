@@ -1,4 +1,4 @@
-package vtab
+package scan
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// ScanStats are the counters of one cells-table cursor, summed over all
+// ScanStats are the counters of one cursor (cells or aggregate), summed over all
 // its Filter calls.
 type ScanStats struct {
 	Table         string        `json:"table"`   // schema-qualified table

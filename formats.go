@@ -1,0 +1,13 @@
+package tetsql
+
+import (
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/tetcore"
+)
+
+// formats are the file formats the driver opens, one line per format. A
+// file's format is the first whose Sniff recognises its first bytes,
+// whatever the file's name.
+var formats = []array.Format{
+	tetcore.Format,
+}

@@ -1,0 +1,248 @@
+package scan
+
+import (
+	"math"
+	"time"
+
+	"github.com/tetsql/tetsql/planner"
+)
+
+// CellScan walks the selected positions of a plan over one array for a
+// cells cursor, reading every planned chunk once (through the Reader,
+// or ahead of time on other goroutines), skipping the chunks value terms
+// exclude by their statistics, and allocating nothing per row. Every
+// checkRows rows and at every chunk it checks the session's call
+// context, so that a canceled query stops promptly.
+type CellScan struct {
+	r     Reader
+	sess  *Session
+	plan  *planner.Plan
+	it    planner.Iter
+	ev    cellsEvictor
+	size  int64   // element size
+	last  int     // last axis (rank-1)
+	shape []int64 // the array's shape
+
+	buf  []byte // decode buffer, reused
+	data []byte // current chunk's decoded elements
+	ch   *planner.Chunk
+
+	// Values are read from vals, which holds elements [vbase, vend) of
+	// data: all of data for a decoded chunk, or for an in-place chunk (a
+	// view of the source's memory) a copy of the run of selected
+	// elements being read, taken under the source's guard (see fill).
+	vals  []byte
+	vbase int64
+	vend  int64
+	run   []byte // the copy's buffer, reused
+
+	local   [planner.MaxRank]int64 // position inside the chunk
+	cstride [planner.MaxRank]int64 // element strides inside the chunk
+	off     int64                  // element index inside data
+	rowid   int64
+
+	rowFilter bool
+	rlo, rhi  int64
+	remaining int64 // rows left under LIMIT; -1 = unlimited
+	eof       bool
+	err       error
+	terms     []ValueTerm // value terms, to skip chunks by cached statistics
+	tick      uint32      // positions stepped, for the cancellation check
+	ra        *readAhead  // nil until the session's read-ahead is first used
+
+	started time.Time
+	checked time.Time // last check that the file is unchanged on disk
+	// Stats are the scan's counters, summed over its Filter calls.
+	Stats ScanStats
+}
+
+// NewCellScan starts a scan of r's array for a cursor that has pinned
+// the source (Session.Pin); Close releases that pin.
+func NewCellScan(r Reader, sess *Session) *CellScan {
+	c := new(CellScan)
+	c.Init(r, sess)
+	return c
+}
+
+// Init is NewCellScan for a CellScan the cursor holds by value (one
+// allocation less per query). c must not be copied afterwards.
+func (c *CellScan) Init(r Reader, sess *Session) {
+	in := r.a.Info()
+	*c = CellScan{r: r, sess: sess, ev: cellsEvictor{src: r.a.src}, size: int64(in.DType.Size()),
+		last: in.Rank() - 1, shape: in.Shape, eof: true}
+	c.Stats.Table, c.Stats.Dataset, c.Stats.ChunksTotal = r.table, in.Name, in.ChunkCount()
+}
+
+// Begin starts one Filter call: it counts it and abandons the previous
+// call's rows and read-ahead.
+func (c *CellScan) Begin() {
+	if c.started.IsZero() {
+		c.started = time.Now()
+		c.checked = c.started // the cursor's pin checked the file
+	}
+	c.Stats.Filters++
+	c.err, c.eof, c.data = nil, true, nil
+	if c.ra != nil {
+		c.ra.stop()
+	}
+}
+
+// Start positions the scan on the first row of plan (already reset by
+// the caller) past offset rows, emitting at most limit rows (-1: no
+// limit) and skipping chunks the value terms exclude; plan must stay
+// valid until the next Begin. Terms are never combined with an offset.
+func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueTerm) error {
+	c.plan, c.terms, c.remaining = plan, terms, limit
+	c.rlo, c.rhi, c.rowFilter = plan.RowIDFilter()
+	c.it.Reset(plan)
+	if c.remaining == 0 {
+		return nil
+	}
+	rest, ok := c.it.NextSkip(offset)
+	if ok && c.skip(c.it.Chunk().ID) {
+		c.Stats.ChunksSkipped++
+		ok = c.nextChunk()
+	}
+	if !ok {
+		return nil
+	}
+	if s := c.sess; s != nil && s.ReadAhead > 0 && c.remaining < 0 && plan.ChunkCount() > 1 {
+		c.startReadAhead(offset)
+	}
+	if err := c.enterChunk(); err != nil {
+		return err
+	}
+	for ; rest > 0 && !c.eof; rest-- {
+		c.advance()
+	}
+	if c.err != nil {
+		return c.err
+	}
+	c.countRow()
+	return nil
+}
+
+// enterChunk reads the iterator's current chunk and positions on its
+// first selected element that passes the rowid filter.
+func (c *CellScan) enterChunk() error {
+	for {
+		c.ch = c.it.Chunk()
+		if err := c.load(); err != nil {
+			c.fail(err)
+			return err
+		}
+		c.eof = false
+		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+			return nil
+		}
+		if c.advance() {
+			return nil
+		}
+		if c.err != nil || c.eof {
+			return c.err
+		}
+	}
+}
+
+// fail records a read error (or the call context's) for the cursor and
+// the driver, which asks the session for it.
+func (c *CellScan) fail(err error) {
+	c.err = err
+	c.sess.SetErr(err)
+}
+
+// load reads the current chunk and positions at the sub-box's corner.
+func (c *CellScan) load() error {
+	if err := c.sess.Interrupted(); err != nil {
+		return err
+	}
+	ch, err := c.read(c.ch.ID)
+	if err != nil {
+		return err
+	}
+	c.Stats.Count(&ch)
+	c.ev.read(&ch, c.plan.ChunkCount())
+	c.data = ch.Data
+	c.vals, c.vbase, c.vend = ch.Data, 0, math.MaxInt64
+	if ch.Info.InPlace {
+		c.vals, c.vend = nil, -1 // fill copies runs out of the source's memory
+	}
+	s := int64(1)
+	for a := c.last; a >= 0; a-- {
+		c.cstride[a] = s
+		s *= c.ch.Extent[a]
+		c.local[a] = c.ch.Lo[a]
+	}
+	c.reposition()
+	return nil
+}
+
+// read returns chunk id: from the read-ahead ring when it is running
+// and in step, else read here into c.buf.
+func (c *CellScan) read(id int64) (Chunk, error) {
+	if ra := c.ra; ra != nil && ra.active {
+		if ch, err, ok := ra.take(id, c.sess); ok {
+			return ch, err
+		}
+	}
+	ch, err := c.r.Read(id, c.buf)
+	if err == nil && ch.Reusable {
+		c.buf = ch.Data
+	}
+	return ch, err
+}
+
+// skip reports whether chunk id cannot hold a row matching the value
+// terms, by the statistics an aggregate kept for it.
+func (c *CellScan) skip(id int64) bool {
+	if len(c.terms) == 0 {
+		return false
+	}
+	st, ok := c.r.a.stats.Get(id)
+	return ok && Excludes(st, c.terms)
+}
+
+// nextChunk advances the iterator past chunks the value terms exclude.
+func (c *CellScan) nextChunk() bool {
+	for c.it.Next() {
+		if !c.skip(c.it.Chunk().ID) {
+			return true
+		}
+		c.Stats.ChunksSkipped++
+	}
+	return false
+}
+
+// checkEnd fails a scan that reached its end when the file changed on
+// disk while it ran: a file rewritten in place between two chunk reads
+// would otherwise have given rows of both versions. The pin checked the
+// file; this is one more stat, at most once a millisecond per cursor,
+// so that the many short scans of a join's inner loop do not each pay.
+func (c *CellScan) checkEnd() {
+	now := time.Now()
+	if now.Sub(c.checked) < time.Millisecond {
+		return
+	}
+	c.checked = now
+	if err := c.r.a.src.CheckUnchanged(); err != nil {
+		c.fail(wrapTable(c.r.table, err))
+	}
+}
+
+// Close records the scan's statistics (if a Filter ran) and unpins the
+// source.
+func (c *CellScan) Close() {
+	if !c.started.IsZero() {
+		c.Stats.Elapsed = time.Since(c.started)
+		c.sess.Record(c.Stats)
+	}
+	if c.ra != nil {
+		c.ra.close() // releases the source once no read is in flight
+		c.ra = nil
+	} else {
+		c.r.a.src.Release()
+	}
+}
+
+// Started reports whether a Filter ran.
+func (c *CellScan) Started() bool { return !c.started.IsZero() }

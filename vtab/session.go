@@ -1,0 +1,87 @@
+package vtab
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/tetsql/tetsql/internal/scan"
+)
+
+// Session groups the tables of one SQLite connection: the engine's
+// per-connection state (scan.Session: settings, scan statistics, call
+// context, last error, memory limit, and the registry its tables open
+// files through) plus what only the SQL side needs.
+type Session struct {
+	*scan.Session
+	// TimeLabels declares label columns whose labels all read as dates or
+	// timestamps with the types DeclDateLabels or DeclDateTimeLabels
+	// (TEXT affinity still), so that a driver can deliver them as times.
+	// Set it before creating tables.
+	TimeLabels bool
+
+	tables atomic.Uint64 // tables connected or dropped, see TableEvents
+}
+
+// NewSession returns a session whose tables open files through reg.
+func NewSession(reg *scan.Registry) *Session {
+	return &Session{Session: scan.NewSession(reg)}
+}
+
+// engine is the engine session of s (nil for none).
+func (s *Session) engine() *scan.Session {
+	if s == nil {
+		return nil
+	}
+	return s.Session
+}
+
+// setErr keeps a read error for the driver (s may be nil).
+func (s *Session) setErr(err error) { s.engine().SetErr(err) }
+
+// forgotten is how many times Forget ran (0 for a nil session).
+func (s *Session) forgotten() uint64 { return s.engine().Forgotten() }
+
+// TableEvents counts the tet tables of this session connected, created,
+// disconnected or dropped so far. The driver compares it across uses of a
+// pooled connection: a DETACH of one of its schemas, or a DROP or CREATE
+// of a tet table, changes it, whatever the SQL schema looks like after.
+func (s *Session) TableEvents() uint64 {
+	if s == nil {
+		return 0
+	}
+	return s.tables.Load()
+}
+
+func (s *Session) tableEvent() {
+	if s != nil {
+		s.tables.Add(1)
+	}
+}
+
+// FileChanged reports whether a statement of this session failed
+// because a file changed on disk: its tables read the old file, and the
+// driver replaces the connection.
+func (s *Session) FileChanged() bool { return s.engine().FileChanged() }
+
+// openTable opens the file a table names through the session's registry.
+// A connection without a session has no registry, and so no tables.
+func openTable(sess *Session, a tableArgs) (*scan.Handle, error) {
+	if sess == nil || sess.Registry == nil {
+		return nil, fmt.Errorf("tet: table %q: the connection has no session to open files with (see vtab.Open)", a.table)
+	}
+	return sess.Registry.Open(a.path)
+}
+
+// ScanStats are the counters of one cursor (see scan.ScanStats).
+type ScanStats = scan.ScanStats
+
+// Call is the context of one driver call (see scan.Call).
+type Call = scan.Call
+
+// NewCall wraps ctx; it returns nil for a context that is never done.
+func NewCall(ctx context.Context) *Call { return scan.NewCall(ctx) }
+
+// MaxKeptScans is how many finished scans a session keeps between two
+// TakeScans calls (see scan.MaxKeptScans).
+const MaxKeptScans = scan.MaxKeptScans
