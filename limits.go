@@ -35,6 +35,7 @@ var ErrMaxRows = errors.New("too many rows")
 // TimeLimitError is the error of a statement that ran past Limit.
 type TimeLimitError struct{ Limit time.Duration }
 
+// Error says which limit the statement exceeded.
 func (e *TimeLimitError) Error() string {
 	return fmt.Sprintf("statement time limit of %s exceeded", e.Limit)
 }
@@ -47,6 +48,7 @@ func (e *TimeLimitError) Is(target error) bool {
 // MaxRowsError is the error of a result with more than Limit rows.
 type MaxRowsError struct{ Limit int64 }
 
+// Error says how many rows the result was limited to.
 func (e *MaxRowsError) Error() string {
 	return fmt.Sprintf("result has more than %d rows (max_rows)", e.Limit)
 }

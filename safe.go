@@ -30,6 +30,7 @@ var ErrNotAllowed = errors.New("not allowed in safe mode")
 // "PRAGMA writable_schema", "load_extension", …).
 type NotAllowedError struct{ What string }
 
+// Error names the refused operation.
 func (e *NotAllowedError) Error() string { return "not allowed in safe mode: " + e.What }
 
 // Is makes errors.Is(err, ErrNotAllowed) hold.

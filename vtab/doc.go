@@ -1,7 +1,7 @@
 // Package vtab provides tetsql's SQLite virtual tables over .tet files:
 // the metadata tables (tet_file, tet_datasets, tet_dims, tet_chunks,
 // tet_history, tet_attrs, tet_coords) and one cells table per dataset, as
-// the SQL contract (shared/spec/sql-surface.md) describes.
+// docs/SQL.md describes.
 //
 // Everything goes through one module, "tet", which exists only on the
 // connections [Open] or [Connector] opens (never on a program's other
