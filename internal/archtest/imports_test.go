@@ -170,3 +170,43 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 }
+
+// TestImportRules_tests holds test files to the binding rules too: a test
+// that reached SQLite's C API or modernc's vtab package on its own would
+// test a binding the product does not use.
+func TestImportRules_tests(t *testing.T) {
+	base := root(t)
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != base && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(base, path)
+		for _, im := range f.Imports {
+			s, _ := strconv.Unquote(im.Path.Value)
+			switch {
+			case s == "modernc.org/sqlite/vtab":
+				t.Errorf("%s imports %s: nothing may", rel, s)
+			case (s == "modernc.org/sqlite/lib" || s == "modernc.org/libc") && filepath.Dir(rel) != filepath.FromSlash("internal/sqlitevt"):
+				t.Errorf("%s imports %s: only internal/sqlitevt may", rel, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
