@@ -12,18 +12,28 @@ import (
 	"github.com/tetsql/tetsql/vtab"
 )
 
-// registry opens the files of every connection of the driver registered
-// as "tetsql" and of every Connector: a path is opened once and shared
-// (one mapping, one chunk cache), whichever connections read it.
-var registry = scan.NewRegistry(formats)
+// defaultDriver is the driver registered as "tetsql". Its registry opens
+// the files of every connection of that driver and of every Connector: a
+// path is opened once and shared (one mapping, one chunk cache, one set
+// of chunk statistics), whichever connections read it.
+var defaultDriver = Driver{reg: scan.NewRegistry(formats)}
 
 func init() {
-	sql.Register("tetsql", Driver{})
+	sql.Register("tetsql", defaultDriver)
 }
 
-// Driver is the database/sql driver registered as "tetsql". Its
-// connections share one registry of open files.
-type Driver struct{}
+// Driver is the database/sql driver registered as "tetsql". It owns the
+// registry of open files its connections share; the zero Driver uses the
+// registered driver's.
+type Driver struct{ reg *scan.Registry }
+
+// registry is the driver's registry of open files.
+func (d Driver) registry() *scan.Registry {
+	if d.reg == nil {
+		return defaultDriver.reg
+	}
+	return d.reg
+}
 
 // Open opens one connection for dsn; database/sql prefers OpenConnector.
 func (d Driver) Open(dsn string) (driver.Conn, error) {
@@ -35,12 +45,17 @@ func (d Driver) Open(dsn string) (driver.Conn, error) {
 }
 
 // OpenConnector parses dsn (see the package documentation).
-func (Driver) OpenConnector(dsn string) (driver.Connector, error) {
+func (d Driver) OpenConnector(dsn string) (driver.Connector, error) {
 	cfg, err := ParseDSN(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return NewConnector(cfg)
+	c, err := NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.reg = d.registry()
+	return c, nil
 }
 
 // Connector opens connections that all see the configured files. Use it
@@ -67,11 +82,11 @@ func NewConnector(cfg Config) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Connector{cfg: cfg, aliases: aliases, reg: registry}, nil
+	return &Connector{cfg: cfg, aliases: aliases, reg: defaultDriver.reg}, nil
 }
 
 // Driver returns the tetsql driver.
-func (c *Connector) Driver() driver.Driver { return Driver{} }
+func (c *Connector) Driver() driver.Driver { return Driver{reg: c.reg} }
 
 var errConnectorClosed = errors.New("tetsql: connector is closed")
 

@@ -2,4 +2,4 @@ package tetsql
 
 // OpenPaths lists the files the driver's registry holds open (see
 // scan.Registry.OpenPaths).
-func OpenPaths() []string { return registry.OpenPaths() }
+func OpenPaths() []string { return defaultDriver.reg.OpenPaths() }

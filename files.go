@@ -12,7 +12,7 @@ import (
 // table holds it yet and released when fn returns. The shell verifies
 // files this way, through the mapping its queries use.
 func UseFile(path string, fn func(array.Source) error) error {
-	h, err := registry.Open(path)
+	h, err := defaultDriver.reg.Open(path)
 	if err != nil {
 		return err
 	}
@@ -26,14 +26,14 @@ func UseFile(path string, fn func(array.Source) error) error {
 // tables open files through the driver's registry, sharing them with
 // the driver's connections. It holds nothing once its connections are
 // closed.
-func NewSession() *vtab.Session { return vtab.NewSession(registry) }
+func NewSession() *vtab.Session { return vtab.NewSession(defaultDriver.reg) }
 
 // SetupSQL returns the statements that attach the file at path as schema
 // alias on a connection of the program's own (see NewSession and
 // vtab.SetupSQL): the file is opened through the driver's registry to
 // name its tables.
 func SetupSQL(alias, path string) ([]string, error) {
-	h, err := registry.Open(path)
+	h, err := defaultDriver.reg.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("tetsql: open %s: %w", path, err)
 	}
