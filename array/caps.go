@@ -1,6 +1,15 @@
 package array
 
-// The optional capabilities of a Source, found by type assertion.
+// The optional capabilities of a Source or an Array, found by type
+// assertion.
+
+// ChunkLister is an Array that lists the chunks its file stores, in id
+// order, without walking the grid: a sparse grid may declare far more
+// positions than the file stores. Without it, a listing walks every grid
+// position.
+type ChunkLister interface {
+	StoredChunks(yield func(ChunkInfo) bool)
+}
 
 // Pinner is a source whose memory stays valid while pinned: Acquire pins
 // it (and fails with an error wrapping ErrClosed after Close, or

@@ -22,6 +22,7 @@ var (
 	_ array.Describer     = (*File)(nil)
 	_ array.Verifier      = (*File)(nil)
 	_ array.Array         = (*dsArray)(nil)
+	_ array.ChunkLister   = (*dsArray)(nil)
 )
 
 type tetFormat struct{}

@@ -65,7 +65,7 @@ func TestFormats_memformatThroughEveryTable(t *testing.T) {
 }
 
 // TestFormats_tetListsStoredChunks: .tet arrays list their stored chunks
-// from the index (scan.ChunkLister), so that metadata tables of a file
+// from the index (array.ChunkLister), so that metadata tables of a file
 // declaring a huge sparse grid never walk the grid.
 func TestFormats_tetListsStoredChunks(t *testing.T) {
 	reg := scan.NewRegistry(formats)
@@ -75,8 +75,8 @@ func TestFormats_tetListsStoredChunks(t *testing.T) {
 	}
 	defer h.Close()
 	for _, a := range h.Source().Arrays() {
-		if _, ok := a.Array.(scan.ChunkLister); !ok {
-			t.Errorf("%s: %T is not a scan.ChunkLister", a.Info().Name, a.Array)
+		if _, ok := a.Array.(array.ChunkLister); !ok {
+			t.Errorf("%s: %T is not a array.ChunkLister", a.Info().Name, a.Array)
 		}
 	}
 }

@@ -6,24 +6,16 @@ import (
 	"github.com/tetsql/tetsql/array"
 )
 
-// ChunkLister is an optional capability of an array.Array: it lists the
-// chunks its file stores, in id order, without walking the grid (a
-// sparse grid may declare far more positions than the file stores).
-// Without it, listing walks every grid position, checking the call's
-// context as it goes.
-type ChunkLister interface {
-	StoredChunks(yield func(array.ChunkInfo) bool)
-}
-
 // walkCheck is how many grid positions a walk steps between two checks
 // of the call's context.
 const walkCheck = 1 << 16
 
 // EachStored calls fn with every chunk the file stores, in id order,
-// until fn returns false. A walk of the grid stops early, with the
+// until fn returns false: through array.ChunkLister when the array has
+// it, else by walking the grid. A walk of the grid stops early, with the
 // context's error, once the current call of sess (may be nil) is done.
 func (a *Array) EachStored(sess *Session, fn func(array.ChunkInfo) bool) error {
-	if l, ok := a.Array.(ChunkLister); ok {
+	if l, ok := a.Array.(array.ChunkLister); ok {
 		l.StoredChunks(fn)
 		return nil
 	}
