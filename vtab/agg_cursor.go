@@ -66,13 +66,9 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 			ins = append(ins, inTerm{sp.target, idx})
 			continue
 		}
-		if sp.target.Kind == planner.KindDim {
-			var all bool
-			if v, all = numericAffinity(v, sp.op); all {
-				continue
-			}
+		if cn, ok := sp.constraint(v); ok {
+			c.cons = append(c.cons, cn)
 		}
-		c.cons = append(c.cons, planner.Constraint{Target: sp.target, Op: sp.op, Value: v})
 	}
 	c.cons = append(c.cons, hull(ins)...)
 	if c.keep, err = c.t.parseBy(c.by); err != nil {

@@ -2,31 +2,10 @@ package vtab
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
-
-// parseAggSpecs parses an aggregate idxStr: cells entries plus "b".
-func parseAggSpecs(s string) ([]argSpec, error) {
-	var out []argSpec
-	for _, p := range strings.Split(s, ",") {
-		if p == "b" {
-			out = append(out, argSpec{kind: 'b'})
-			continue
-		}
-		if p == "" {
-			continue
-		}
-		specs, err := parseIdxStr(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, specs...)
-	}
-	return out, nil
-}
 
 // Next moves to the next group with elements.
 func (c *aggCursor) Next() error {

@@ -10,26 +10,6 @@ import (
 	"github.com/tetsql/tetsql/planner"
 )
 
-// Plan encoding shared by BestIndex and Filter.
-//
-// idxNum is a bit set:
-//
-//	bit  value  meaning
-//	0    1      idxStr lists the constraints passed in argv
-//	1    2      a LIMIT value is passed (last-but-one or last argv entry)
-//	2    4      an OFFSET value is passed (last argv entry)
-//
-// idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
-// dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
-// "v<op>" for the value column (used only to skip chunks by cached
-// statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
-// = < <= > >=.
-const (
-	idxConstraints = 1 << iota
-	idxLimit
-	idxOffset
-)
-
 // NoOmit, when true, makes BestIndex leave every constraint for SQLite to
 // re-check (tests use it to prove the cursor's own filtering exact).
 var NoOmit = false
@@ -176,24 +156,6 @@ func (t *cellsTable) target(col int) (planner.Target, bool) {
 	return planner.Target{}, false
 }
 
-var opNames = map[planner.Op]string{planner.OpEQ: "=", planner.OpLT: "<", planner.OpLE: "<=", planner.OpGT: ">", planner.OpGE: ">="}
-
-func mapOp(op sqlitevt.ConstraintOp) (planner.Op, bool) {
-	switch op {
-	case sqlitevt.OpEQ:
-		return planner.OpEQ, true
-	case sqlitevt.OpLT:
-		return planner.OpLT, true
-	case sqlitevt.OpLE:
-		return planner.OpLE, true
-	case sqlitevt.OpGT:
-		return planner.OpGT, true
-	case sqlitevt.OpGE:
-		return planner.OpGE, true
-	}
-	return 0, false
-}
-
 // Cost model: reading a row costs 1, decoding a chunk a fixed amount.
 const chunkCost = 1000
 
@@ -287,16 +249,6 @@ func allEqualities(cons []planner.Constraint, rank int) bool {
 		}
 	}
 	return n == rank
-}
-
-func encodeTarget(tg planner.Target) string {
-	switch tg.Kind {
-	case planner.KindDim:
-		return fmt.Sprintf("d%d", tg.Axis)
-	case planner.KindLabel:
-		return fmt.Sprintf("l%d", tg.Axis)
-	}
-	return "r"
 }
 
 // Open starts a cursor; it pins the source until Close.
