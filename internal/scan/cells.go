@@ -56,16 +56,10 @@ type CellScan struct {
 	Stats ScanStats
 }
 
-// NewCellScan starts a scan of r's array for a cursor that has pinned
-// the source (Session.Pin); Close releases that pin.
-func NewCellScan(r Reader, sess *Session) *CellScan {
-	c := new(CellScan)
-	c.Init(r, sess)
-	return c
-}
-
-// Init is NewCellScan for a CellScan the cursor holds by value (one
-// allocation less per query). c must not be copied afterwards.
+// Init starts a scan of r's array for a cursor that has pinned the
+// source (Session.Pin); Close releases that pin. A cursor holds its
+// CellScan by value (one allocation less per query): c must not be
+// copied afterwards.
 func (c *CellScan) Init(r Reader, sess *Session) {
 	in := r.a.Info()
 	*c = CellScan{r: r, sess: sess, ev: cellsEvictor{src: r.a.src}, size: int64(in.DType.Size()),
