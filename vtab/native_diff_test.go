@@ -174,8 +174,7 @@ func (g *whereGen) leaf(col func(string) string) string {
 	return col("value") + " " + op + " " + lits[rng.IntN(len(lits))]
 }
 
-func plainCol(c string) string  { return c }
-func hiddenCol(c string) string { return "+" + c }
+func plainCol(c string) string { return c }
 
 // cellsQueries returns queries over table T (a %[1]s placeholder) with
 // WHERE w; the first is the full result, ordered by rowid.
