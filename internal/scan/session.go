@@ -127,8 +127,9 @@ func (s *Session) LastScan() (ScanStats, bool) {
 	return s.last, s.any
 }
 
-// SetErr keeps a cursor's read error: SQLite reports an error from xNext
-// without its message, so the driver asks TakeError for the real one.
+// SetErr keeps a cursor's read error: SQLite carries only its message,
+// so the driver asks TakeError for the Go error itself (errors.Is then
+// works on what the program receives).
 func (s *Session) SetErr(err error) {
 	if s == nil {
 		return
@@ -158,7 +159,7 @@ func (s *Session) FileChanged() bool { return s != nil && s.changed.Load() }
 
 // Pin acquires src for a cursor of table: it fails once src is closed or
 // changed on disk (see Source.Acquire), and keeps the error for the
-// driver, as bindings may drop xOpen's message.
+// driver (SQLite passes on only xOpen's message).
 func (s *Session) Pin(src *Source, table string) error {
 	if err := src.Acquire(); err != nil {
 		err = fmt.Errorf("tet: %s: %w", table, err)
