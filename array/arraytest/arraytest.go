@@ -3,7 +3,7 @@
 // every format is then held to the same contract, the one package array
 // documents: sane geometry, chunks that decode the same however they are
 // read, errors (not panics) for bad chunk ids, concurrent reads, Close,
-// and the optional capabilities a source offers.
+// and the optional capabilities a source or array offers.
 //
 // Run it under the race detector (go test -race): the concurrent-read
 // check is only as good as the detector watching it.
@@ -62,6 +62,11 @@ func Check(t *testing.T, open func() (array.Source, error), o Options) {
 	t.Run("bad ids", func(t *testing.T) {
 		for _, a := range src.Arrays() {
 			checkBadIDs(t, a)
+		}
+	})
+	t.Run("listing", func(t *testing.T) {
+		for _, a := range src.Arrays() {
+			checkLister(t, a)
 		}
 	})
 	t.Run("concurrent", func(t *testing.T) { checkConcurrent(t, src, o) })

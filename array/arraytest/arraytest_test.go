@@ -33,7 +33,7 @@ func openFake(brk string) func() (array.Source, error) {
 	}
 }
 
-func (f *fake) Arrays() []array.Array       { return []array.Array{f} }
+func (f *fake) Arrays() []array.Array       { return []array.Array{listing{f}} }
 func (f *fake) Attrs() map[string]string    { return nil }
 func (f *fake) Close() error                { f.closed.Store(true); return nil }
 func (f *fake) Info() *array.Info           { return &f.info }
@@ -72,6 +72,21 @@ func (f *fake) ReadChunk(id int64, dst []byte) ([]byte, error) {
 	return out, nil
 }
 
+// listing gives the fake array.ChunkLister; with brk "lister" it leaves
+// chunk 2 out.
+type listing struct{ *fake }
+
+func (l listing) StoredChunks(yield func(array.ChunkInfo) bool) {
+	for id := int64(0); id < 4; id++ {
+		if id == 2 && l.brk == "lister" {
+			continue
+		}
+		if c, _ := l.Chunk(id); !yield(c) {
+			return
+		}
+	}
+}
+
 // TestCheck_passes: a source keeping the contract passes, with its
 // values checked.
 func TestCheck_passes(t *testing.T) {
@@ -102,6 +117,7 @@ func TestCheck_catches(t *testing.T) {
 		{"dst", "ReadChunk with large dst differs"},
 		{"afterclose", "ReadChunk after Close"},
 		{"value", "element [0] = 0, want 1"},
+		{"lister", "StoredChunks lists 3 chunks, Chunk finds 4"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCheck_catches$", "-test.v")
 		cmd.Env = append(os.Environ(), "ARRAYTEST_BREAK="+tc.brk)
