@@ -77,6 +77,10 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 // Column (which carries a message to SQLite) and the following Next.
 func (c *cellsCursor) Next() error { return c.s.Next() }
 
+// Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
+// into the cursor instead of two.
+func (c *cellsCursor) Step() (bool, error) { return c.s.Step() }
+
 // Eof reports the end of rows; after a read error it stays false so that
 // SQLite asks for a column and receives the error message.
 func (c *cellsCursor) Eof() bool { return c.s.Eof() }

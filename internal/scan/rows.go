@@ -53,6 +53,13 @@ func (c *CellScan) Next() error {
 	}
 }
 
+// Step is Next then Eof in one call: the per-row call of a scan that a
+// binding can make straight into the engine.
+func (c *CellScan) Step() (eof bool, err error) {
+	err = c.Next()
+	return c.Eof(), err
+}
+
 // stop is Next after an error or at the LIMIT.
 func (c *CellScan) stop() error {
 	if c.err != nil {

@@ -196,3 +196,29 @@ func TestRace(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestStepper: a cursor implementing Stepper is stepped by Step alone,
+// with the same rows as Next and Eof give, and Step's errors and panics
+// fail the statement with their message.
+func TestStepper(t *testing.T) {
+	k := &knobs{stepper: true}
+	db := open(t, k, false, 1, 100)
+	if got := rows(t, db, "SELECT count(*), sum(value) FROM t WHERE value BETWEEN 3 AND 7"); got[0] != "5|25" {
+		t.Errorf("count, sum = %v, want 5|25", got)
+	}
+	if k.steps != 5 {
+		t.Errorf("%d Step calls, want 5 (one per row after the first)", k.steps)
+	}
+	k.failAt = "xStep"
+	if _, err := query(db, "SELECT value FROM t"); err == nil || !strings.Contains(err.Error(), "series: xStep failed") {
+		t.Errorf("failing Step: %v", err)
+	}
+	k.failAt, k.panicAt = "", "xStep"
+	if _, err := query(db, "SELECT value FROM t"); err == nil || !strings.Contains(err.Error(), "boom in xStep") {
+		t.Errorf("panicking Step: %v", err)
+	}
+	k.panicAt = ""
+	if got := rows(t, db, "SELECT count(*) FROM t"); got[0] != "100" {
+		t.Errorf("after: %v", got)
+	}
+}

@@ -16,6 +16,7 @@ type cCursor struct {
 // boundCursor is the Go side of one cCursor.
 type boundCursor struct {
 	impl  Cursor
+	step  Stepper // impl, when it implements Stepper
 	table *boundTable
 	vals  []Value // Filter arguments, reused
 	res   Result  // handed to Column, reused (its C buffer too)
@@ -44,6 +45,7 @@ func xOpen(tls *libc.TLS, pVtab, ppCursor uintptr) int32 {
 		return lib.SQLITE_NOMEM
 	}
 	bc := &boundCursor{impl: cur, table: bt}
+	bc.step, _ = cur.(Stepper)
 	keepAlive(unsafe.Pointer(bc))
 	h := cursorHdr(p)
 	h.base.FpVtab = pVtab
@@ -144,6 +146,14 @@ func xNext(tls *libc.TLS, pCur uintptr) (rc int32) {
 	bc := cursorOf(pCur)
 	where := "xNext"
 	defer bc.recoverCursor(tls, &where, pCur, &rc)
+	if bc.step != nil {
+		eof, err := bc.step.Step()
+		if err != nil {
+			return failCursor(tls, pCur, err)
+		}
+		bc.eof = eof
+		return lib.SQLITE_OK
+	}
 	if err := bc.impl.Next(); err != nil {
 		return failCursor(tls, pCur, err) // SQLite reports zErrMsg
 	}

@@ -35,6 +35,8 @@ type knobs struct {
 	panicAt string // callback to panic in
 	failAt  string // callback to fail in
 	maxIn   int64  // InListFits fails above this many values (0: never)
+	stepper bool   // cursors implement sqlitevt.Stepper
+	steps   int    // Step calls
 	infos   []sqlitevt.IndexInfo
 	filters []filterCall
 }
@@ -135,7 +137,25 @@ func (s *series) Open() (sqlitevt.Cursor, error) {
 	if err := s.k.hit("xOpen"); err != nil {
 		return nil, err
 	}
+	if s.k.stepper {
+		return &stepCursor{&cursor{s: s}}, nil
+	}
 	return &cursor{s: s}, nil
+}
+
+// stepCursor is a cursor that also implements sqlitevt.Stepper.
+type stepCursor struct{ *cursor }
+
+func (c *stepCursor) Step() (bool, error) {
+	c.s.k.mu.Lock()
+	c.s.k.steps++
+	c.s.k.mu.Unlock()
+	if err := c.s.k.hit("xStep"); err != nil {
+		return false, err
+	}
+	c.step()
+	c.skip()
+	return c.done(), nil
 }
 
 func (s *series) Disconnect() error { return s.k.hit("xDisconnect") }
