@@ -4,8 +4,6 @@ package tetcore
 
 import "os"
 
-func openNonBlocking(path string) (*os.File, error) { return os.Open(path) }
-
 // identOf: without inode numbers, size and modification time.
 func identOf(st os.FileInfo) fileIdent {
 	return fileIdent{size: st.Size(), mtime: st.ModTime().UnixNano()}

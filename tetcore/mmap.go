@@ -2,10 +2,10 @@ package tetcore
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/edsrzf/mmap-go"
+	"github.com/tetsql/tetsql/array"
 )
 
 // Open opens path read-only, maps it into memory once and parses it.
@@ -16,25 +16,11 @@ import (
 // checked with stat first and opened non-blocking, and the opened file is
 // checked again, so a FIFO swapped in between cannot hang the caller.
 func Open(path string, opts ...Option) (*File, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("tetcore: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular(path, st)
-	}
-	fh, err := openNonBlocking(path)
+	fh, st, err := array.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("tetcore: %w", err)
 	}
 	defer fh.Close()
-	st, err = fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("tetcore: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular(path, st)
-	}
 	var data []byte
 	var unmap func() error
 	if st.Size() > 0 {
@@ -65,25 +51,4 @@ func Open(path string, opts ...Option) (*File, error) {
 		f.statPath = abs // a later chdir must not make the file look changed
 	}
 	return f, nil
-}
-
-func notRegular(path string, st os.FileInfo) error {
-	return fmt.Errorf("tetcore: %s is a %s: %w", path, kindOf(st.Mode()), ErrNotRegular)
-}
-
-// kindOf names a non-regular file type for error messages.
-func kindOf(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&os.ModeNamedPipe != 0:
-		return "FIFO (named pipe)"
-	case m&os.ModeSocket != 0:
-		return "socket"
-	case m&os.ModeCharDevice != 0:
-		return "character device"
-	case m&os.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package scan
+package array
 
 import "os"
 
