@@ -1,9 +1,7 @@
 package tetcore
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/tetsql/tetsql/array"
 )
@@ -29,28 +27,18 @@ const (
 // AllDTypes lists every dtype in tag order.
 var AllDTypes = []DType{F32, F64, I32, I64, U8, U16, I16, U32, F16, U64}
 
-var dtypeNames = [...]string{F32: "f32", F64: "f64", I32: "i32", I64: "i64", U8: "u8",
-	U16: "u16", I16: "i16", U32: "u32", F16: "f16", U64: "u64"}
-
-var dtypeSizes = [...]int{F32: 4, F64: 8, I32: 4, I64: 8, U8: 1, U16: 2, I16: 2, U32: 4, F16: 2, U64: 8}
-
 // Valid reports whether d is one of the ten v1 tags.
 func (d DType) Valid() bool { return d >= F32 && d <= U64 }
 
 // Size is the element size in bytes (0 for an invalid tag).
-func (d DType) Size() int {
-	if !d.Valid() {
-		return 0
-	}
-	return dtypeSizes[d]
-}
+func (d DType) Size() int { return d.Array().Size() }
 
 // String is the short name: f32, f64, i32, i64, u8, u16, i16, u32, f16, u64.
 func (d DType) String() string {
 	if !d.Valid() {
 		return fmt.Sprintf("dtype(%d)", uint32(d))
 	}
-	return dtypeNames[d]
+	return d.Array().String()
 }
 
 // IsFloat reports whether d is f16, f32 or f64.
@@ -58,59 +46,31 @@ func (d DType) IsFloat() bool { return d == F16 || d == F32 || d == F64 }
 
 // ParseDType maps a short name such as "f32" back to its DType.
 func ParseDType(s string) (DType, error) {
-	for _, d := range AllDTypes {
-		if dtypeNames[d] == s {
+	if t, err := array.ParseDType(s); err == nil {
+		if d, ok := DTypeOf(t); ok {
 			return d, nil
 		}
 	}
 	return 0, fmt.Errorf("tetcore: unknown dtype %q (want one of f32 f64 f16 i16 i32 i64 u8 u16 u32 u64)", s)
 }
 
-// Float64 returns element i of the little-endian payload b as float64.
-// b need not be aligned. Integers convert exactly up to 2^53.
-func (d DType) Float64(b []byte, i int) float64 {
-	switch d {
-	case F32:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:])))
-	case F64:
-		return math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
-	case F16:
-		return float64(HalfToFloat32(binary.LittleEndian.Uint16(b[i*2:])))
-	case U64:
-		return float64(binary.LittleEndian.Uint64(b[i*8:]))
-	default:
-		return float64(d.Int64(b, i))
-	}
-}
+// Float64 returns element i of the little-endian payload b as float64
+// (array.DType.Float64). b need not be aligned. Integers convert exactly
+// up to 2^53.
+func (d DType) Float64(b []byte, i int) float64 { return d.Array().Float64(b, i) }
 
-// Int64 returns element i of an integer payload as int64. A u64 above
-// 2^63-1 wraps; use Uint64 for those. For float dtypes it truncates.
+// Int64 returns element i of an integer payload as int64
+// (array.DType.Int64). A u64 above 2^63-1 wraps; use Uint64 for those.
+// For float dtypes it truncates; an invalid tag panics.
 func (d DType) Int64(b []byte, i int) int64 {
-	switch d {
-	case U8:
-		return int64(b[i])
-	case U16:
-		return int64(binary.LittleEndian.Uint16(b[i*2:]))
-	case I16:
-		return int64(int16(binary.LittleEndian.Uint16(b[i*2:])))
-	case U32:
-		return int64(binary.LittleEndian.Uint32(b[i*4:]))
-	case I32:
-		return int64(int32(binary.LittleEndian.Uint32(b[i*4:])))
-	case I64, U64:
-		return int64(binary.LittleEndian.Uint64(b[i*8:]))
-	case F16, F32, F64:
-		return int64(d.Float64(b, i))
+	if !d.Valid() {
+		panic(fmt.Sprintf("tetcore: Int64 of invalid %v", d))
 	}
-	// Not a default case: Float64 delegates back here for non-float tags,
-	// and an invalid tag used to recurse until the stack overflowed.
-	panic(fmt.Sprintf("tetcore: Int64 of invalid %v", d))
+	return d.Array().Int64(b, i)
 }
 
 // Uint64 returns element i of a u64 payload.
-func (d DType) Uint64(b []byte, i int) uint64 {
-	return binary.LittleEndian.Uint64(b[i*8:])
-}
+func (d DType) Uint64(b []byte, i int) uint64 { return d.Array().Uint64(b, i) }
 
 // HalfToFloat32 converts IEEE 754 binary16 bits to float32 exactly,
 // including subnormals, ±Inf and NaN (the payload is kept). It is
