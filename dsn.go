@@ -14,9 +14,10 @@ import (
 type Config struct {
 	// Files to attach, in order.
 	Files []FileSpec
-	// MaxChunkBytes caps the decoded size of any one chunk (0 = default,
-	// 1 GiB). It applies when a file is first opened in the process: a
-	// file already open through another database keeps its limit.
+	// MaxChunkBytes caps the decoded size of any one chunk a query of
+	// this database reads (0 = default, 256 MiB). The connector's tables
+	// enforce it themselves, also on a file another database opened
+	// first.
 	MaxChunkBytes int64
 	// ReadAhead is how many planned chunks a scan decodes ahead of the
 	// one it reads, on other goroutines (0 = off, at most MaxReadAhead).
