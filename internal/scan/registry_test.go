@@ -69,8 +69,9 @@ func TestRegistry_refuses(t *testing.T) {
 	empty := filepath.Join(dir, "empty.fake")
 	os.WriteFile(empty, nil, 0o644)
 	for _, p := range []string{other, empty} {
-		if _, err := reg.Open(p); !errors.Is(err, array.ErrUnknownFormat) || !strings.Contains(err.Error(), p) {
-			t.Errorf("%s: %v, want ErrUnknownFormat naming the path", p, err)
+		if _, err := reg.Open(p); !errors.Is(err, array.ErrUnknownFormat) || !strings.Contains(err.Error(), p) ||
+			!strings.Contains(err.Error(), "none of: fake") {
+			t.Errorf("%s: %v, want ErrUnknownFormat naming the path and the formats tried", p, err)
 		}
 	}
 	for _, p := range []string{dir, "/dev/null"} {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tetsql/tetsql/array"
 )
@@ -27,5 +28,11 @@ func sniff(formats []array.Format, path string) (array.Format, error) {
 			return f, nil
 		}
 	}
-	return nil, fmt.Errorf("tet: %s: %w", path, array.ErrUnknownFormat)
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.Name()
+	}
+	// Name what was tried: a damaged file of a known format (a .tet file
+	// whose magic was overwritten) lands here too.
+	return nil, fmt.Errorf("tet: %s: %w (its first bytes match none of: %s)", path, array.ErrUnknownFormat, strings.Join(names, ", "))
 }
