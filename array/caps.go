@@ -85,7 +85,9 @@ type Finding struct {
 }
 
 // Verifier is a source that can check itself: structure only, or (deep)
-// also every chunk decoded and every hash checked.
+// also every chunk decoded and every hash checked. A deep check decodes
+// no chunk larger than maxChunkBytes (0 = the format's default): such a
+// chunk is an error finding, as it is for a query under that limit.
 type Verifier interface {
-	Verify(deep bool) ([]Finding, error)
+	Verify(deep bool, maxChunkBytes int64) ([]Finding, error)
 }

@@ -139,12 +139,12 @@ func (f *File) Describe() array.Description {
 
 // Verify is VerifyReport as array.Verifier: deep selects VerifyDeep, and
 // the findings name datasets as arrays.
-func (f *File) Verify(deep bool) ([]array.Finding, error) {
+func (f *File) Verify(deep bool, maxChunkBytes int64) ([]array.Finding, error) {
 	mode := VerifyQuick
 	if deep {
 		mode = VerifyDeep
 	}
-	r, err := f.VerifyReport(mode)
+	r, err := f.VerifyReportLimit(mode, maxChunkBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func TestFormat_source(t *testing.T) {
 	if d.Format != "tet" || d.Size != int64(len(s.data)) || d.LayoutVersion != 1 || d.Footer != "ok" {
 		t.Errorf("Describe %+v", d)
 	}
-	fs, err := src.(array.Verifier).Verify(true)
+	fs, err := src.(array.Verifier).Verify(true, 0)
 	if err != nil || len(fs) != 0 {
 		t.Errorf("Verify: %v %v", fs, err)
 	}

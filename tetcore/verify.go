@@ -63,6 +63,19 @@ func (r *Report) OK() bool {
 // It was called Verify before the file became an array.Source, whose
 // Verifier capability takes that name (see File.Verify).
 func (f *File) VerifyReport(mode VerifyMode) (*Report, error) {
+	return f.VerifyReportLimit(mode, f.opts.maxChunkBytes)
+}
+
+// VerifyReportLimit is VerifyReport with the chunk size limit of the
+// caller (0 = DefaultMaxChunkBytes) instead of the one the file was
+// opened with: in deep mode a compressed chunk that would decode to more
+// is an error finding, not a decode. A file shared by databases with
+// different limits is opened with none of its own, so a verification
+// must say which applies.
+func (f *File) VerifyReportLimit(mode VerifyMode, maxChunkBytes int64) (*Report, error) {
+	if maxChunkBytes <= 0 {
+		maxChunkBytes = DefaultMaxChunkBytes
+	}
 	if err := f.Acquire(); err != nil {
 		return nil, err
 	}
@@ -101,6 +114,11 @@ func (f *File) VerifyReport(mode VerifyMode) (*Report, error) {
 		for _, ds := range f.Datasets {
 			for i := range ds.chunks {
 				c := &ds.chunks[i]
+				if c.Codec != CodecRaw && c.RawLen > maxChunkBytes {
+					add("error", ds.Name, c.Coords[:ds.Rank()], "tetcore: dataset %q chunk %v: %d bytes: %v (%d bytes at most)",
+						ds.Name, c.Coords[:ds.Rank()], c.RawLen, ErrTooLarge, maxChunkBytes)
+					continue
+				}
 				out, err := f.ReadChunk(ds, c, buf)
 				if err != nil {
 					add("error", ds.Name, c.Coords[:ds.Rank()], "%v", err)

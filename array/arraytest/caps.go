@@ -84,7 +84,7 @@ func checkVerify(t *testing.T, src array.Source, v array.Verifier) {
 		}
 	}
 	for _, deep := range []bool{false, true} {
-		fs, err := v.Verify(deep)
+		fs, err := v.Verify(deep, 0)
 		if err != nil {
 			t.Errorf("Verify(%v): %v", deep, err)
 		}

@@ -251,3 +251,19 @@ func BenchmarkExportCSV(b *testing.B) {
 		b.SetBytes(fi.Size())
 	}
 }
+
+// TestRun_verifyDeepLimit: .verify --deep decodes no chunk above the
+// shell's --max-chunk-bytes (the file is shared, opened with no limit of
+// its own): such chunks are findings and the verification fails.
+func TestRun_verifyDeepLimit(t *testing.T) {
+	t.Parallel()
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	code, out, _ := runCLI(t, "", "--max-chunk-bytes", "100", demo, "-c", ".verify --deep")
+	if code == 0 || !strings.Contains(out, "FAILED") || !strings.Contains(out, "chunk larger than the configured limit (100 bytes at most)") {
+		t.Errorf("limited: exit %d, output:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", demo, "-c", ".verify --deep")
+	if code != 0 || !strings.Contains(out, "ok (4 datasets, 74 chunks, 74 decoded)") {
+		t.Errorf("default limit: exit %d, output:\n%s", code, out)
+	}
+}

@@ -32,7 +32,7 @@ func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 	}
 	bad := 0
 	for _, sc := range scs {
-		r, err := verifyFile(sc.path, mode)
+		r, err := verifyFile(sc.path, mode, s.opt.MaxChunkBytes)
 		if err != nil {
 			fmt.Fprintf(s.opt.Stdout, "%s: %s: %v\n", sc.name, displayPath(sc.path), err)
 			bad++
@@ -61,14 +61,15 @@ func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 }
 
 // verifyFile verifies the file through the process's shared mapping
-// (the one its tables use; opened read-only if it is not open yet).
-func verifyFile(path string, mode tetcore.VerifyMode) (r *tetcore.Report, err error) {
+// (the one its tables use; opened read-only if it is not open yet),
+// decoding no chunk above the shell's chunk size limit.
+func verifyFile(path string, mode tetcore.VerifyMode, maxChunkBytes int64) (r *tetcore.Report, err error) {
 	err = tetsql.UseFile(path, func(src array.Source) error {
 		f, ok := src.(*tetcore.File)
 		if !ok {
 			return fmt.Errorf("verify: %s is not a .tet file", path)
 		}
-		r, err = f.VerifyReport(mode)
+		r, err = f.VerifyReportLimit(mode, maxChunkBytes)
 		return err
 	})
 	return r, err

@@ -43,6 +43,10 @@ type Options struct {
 	// .open"; use it with a connection in safe mode (tetsql.Config.Safe).
 	Safe bool
 
+	// MaxChunkBytes is the connection's chunk size limit (0 = default),
+	// which .verify --deep applies too.
+	MaxChunkBytes int64
+
 	// Interrupts delivers SIGINT; each one cancels the running statement.
 	// nil: statements run until done.
 	Interrupts <-chan os.Signal
