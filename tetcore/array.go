@@ -1,41 +1,17 @@
 package tetcore
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tetsql/tetsql/array"
+)
 
 // ExtractChunk copies the elements of a chunk out of a whole row-major
-// array of the given shape. start and extent give the chunk's box (see
-// Dataset.ChunkStart); size is the element size. It appends to dst and
-// returns the result.
+// array of the given shape (array.ExtractChunk). start and extent give
+// the chunk's box (see Dataset.ChunkStart); size is the element size. It
+// appends to dst and returns the result.
 func ExtractChunk(dst, full []byte, shape, start, extent []int64, size int) []byte {
-	r := len(shape)
-	// stride[a] = elements per step along axis a in the full array.
-	var stride [maxRank]int64
-	s := int64(1)
-	for a := r - 1; a >= 0; a-- {
-		stride[a] = s
-		s *= shape[a]
-	}
-	var idx [maxRank]int64 // position inside the chunk, axes 0..r-2
-	run := int(extent[r-1]) * size
-	for {
-		off := int64(0)
-		for a := 0; a < r; a++ {
-			off += (start[a] + idx[a]) * stride[a]
-		}
-		b := int(off) * size
-		dst = append(dst, full[b:b+run]...)
-		a := r - 2
-		for ; a >= 0; a-- {
-			idx[a]++
-			if idx[a] < extent[a] {
-				break
-			}
-			idx[a] = 0
-		}
-		if a < 0 {
-			return dst
-		}
-	}
+	return array.ExtractChunk(dst, full, shape, start, extent, size)
 }
 
 // WriteDataset writes every chunk of the next dataset from data, the

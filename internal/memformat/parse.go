@@ -116,7 +116,7 @@ func buildArray(s *source, aj *arrayJSON, total *int64) (*memArray, error) {
 	start, extent := make([]int64, r), make([]int64, r)
 	for id := range in.ChunkCount() {
 		in.ChunkBox(id, start, extent)
-		a.chunks[id] = extract(whole, in.Shape, start, extent, size)
+		a.chunks[id] = array.ExtractChunk(nil, whole, in.Shape, start, extent, int(size))
 	}
 	for _, id := range aj.MissingChunks {
 		if id < 0 || id >= in.ChunkCount() {
@@ -125,36 +125,6 @@ func buildArray(s *source, aj *arrayJSON, total *int64) (*memArray, error) {
 		a.chunks[id] = nil
 	}
 	return a, nil
-}
-
-// extract copies the box [start, start+extent) out of the row-major
-// array whole of the given shape, one run of the last axis at a time.
-func extract(whole []byte, shape, start, extent []int64, size int64) []byte {
-	r := len(shape)
-	n := size
-	for _, e := range extent {
-		n *= e
-	}
-	out := make([]byte, 0, n)
-	run := extent[r-1] * size
-	idx := make([]int64, r) // position inside the box; the last axis is the run
-	for {
-		var off int64
-		for a := range r {
-			off = off*shape[a] + start[a] + idx[a]
-		}
-		out = append(out, whole[off*size:off*size+run]...)
-		a := r - 2
-		for ; a >= 0; a-- {
-			if idx[a]++; idx[a] < extent[a] {
-				break
-			}
-			idx[a] = 0
-		}
-		if a < 0 {
-			return out
-		}
-	}
 }
 
 // putRamp stores i converted to dt as Go converts (wrapping integers).
