@@ -138,9 +138,9 @@ type Stepper interface {
 type InLister interface {
 	// InListColumn reports whether "col IN (…)" may be read whole.
 	InListColumn(col int) bool
-	// InListFits is asked, while a long list is copied (every 1024
-	// values past 1 MiB), whether n values taking about bytes of memory
-	// may be held; an error ends the statement.
+	// InListFits is asked, while a long list is copied (at every MiB
+	// past the first), whether n values taking about bytes of memory may
+	// be held; an error ends the statement.
 	InListFits(n, bytes int64) error
 }
 

@@ -1,6 +1,7 @@
 package sqlitevt
 
 import (
+	"fmt"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -101,29 +102,46 @@ func xFilter(tls *libc.TLS, pCur uintptr, idxNum int32, idxStr uintptr, argc int
 // inList reads v whole if it is an IN list SQLite passes all at once
 // (sqlite3_vtab_in_first fails with SQLITE_ERROR on any other value).
 // A list from a subquery may be as long as a table, so its copy is
-// checked against the table's limit as it grows.
+// checked against the table's limit as it grows, at every further MiB.
+// A read that fails part way (out of memory, an I/O error in the
+// subquery) is an error: a list cut short would silently give a wrong
+// answer.
 func inList(tls *libc.TLS, v uintptr, t InLister) (InList, bool, error) {
 	const ptr = int(unsafe.Sizeof(uintptr(0)))
 	pp := tls.Alloc(ptr) // the out-parameter, in C memory
 	defer tls.Free(ptr)
 	out := (*uintptr)(cptr(pp))
 	rc := lib.Xsqlite3_vtab_in_first(tls, v, pp)
-	if rc != lib.SQLITE_OK && rc != lib.SQLITE_DONE {
-		return nil, false, nil
+	switch rc {
+	case lib.SQLITE_ERROR:
+		return nil, false, nil // not an IN list
+	case lib.SQLITE_OK, lib.SQLITE_DONE:
+	default:
+		return nil, false, inListError(tls, rc)
 	}
 	l := InList{}
 	var bytes int64
+	check := int64(1 << 20)
 	for rc == lib.SQLITE_OK && *out != 0 {
 		x := goValue(tls, *out)
 		l = append(l, x)
-		if bytes += valueBytes(x); bytes > 1<<20 && len(l)%1024 == 0 {
+		if bytes += valueBytes(x); bytes > check {
+			check = bytes + 1<<20
 			if err := t.InListFits(int64(len(l)), bytes); err != nil {
 				return nil, false, err
 			}
 		}
 		rc = lib.Xsqlite3_vtab_in_next(tls, v, pp)
 	}
+	if rc != lib.SQLITE_OK && rc != lib.SQLITE_DONE {
+		return nil, false, inListError(tls, rc)
+	}
 	return l, true, nil
+}
+
+// inListError is a failed read of an IN list's values.
+func inListError(tls *libc.TLS, rc int32) error {
+	return fmt.Errorf("sqlitevt: reading an IN list: %s (rc=%d)", libc.GoString(lib.Xsqlite3_errstr(tls, rc)), rc)
 }
 
 // valueBytes estimates the memory of one value of an IN list read
