@@ -61,11 +61,7 @@ func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) (
 var ErrAmbiguousLabel = errors.New("a number compared with a label: the answer depends on the number's type affinity, which an aggregate table cannot see")
 
 func ambiguousLabel(label string, c planner.Constraint) error {
-	return fmt.Errorf("label %q %s %v: %w; compare the label with TEXT (e.g. '%v'), or use the cells table", label, opSymbol(c.Op), c.Value, ErrAmbiguousLabel, c.Value)
-}
-
-func opSymbol(op planner.Op) string {
-	return map[planner.Op]string{planner.OpEQ: "=", planner.OpLT: "<", planner.OpLE: "<=", planner.OpGT: ">", planner.OpGE: ">="}[op]
+	return fmt.Errorf("label %q %s %v: %w; compare the label with TEXT (e.g. '%v'), or use the cells table", label, opNames[c.Op], c.Value, ErrAmbiguousLabel, c.Value)
 }
 
 // labelMatches compares a TEXT label with a value as SQLite does for a
