@@ -212,7 +212,9 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	// to do with the rows: every constraint consumed exactly and no ORDER
 	// BY (the scan's chunk order is not one SQLite can be told about, so
 	// with an ORDER BY SQLite sorts and must see every row first).
-	if allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
+	// A top-k (cells_topk.go) consumes the ORDER BY with them.
+	topk, desc := t.topK(info, allOmitted && !NoOmit, limit, offset)
+	if topk || allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit
@@ -221,6 +223,16 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			parts = append(parts, "O")
 			idxNum |= idxOffset
 		}
+	}
+	switch {
+	case topk:
+		idxNum |= idxTopK
+		if desc {
+			idxNum |= idxDesc
+		}
+		info.OrderByConsumed = true
+	case t.rowOrdered(info):
+		info.OrderByConsumed = true // cells_order.go
 	}
 	est := t.geom.Estimate(cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")

@@ -19,6 +19,7 @@ type cellsCursor struct {
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
 	vterms []scan.ValueTerm // value terms, to skip chunks by cached statistics
+	tk     topkCursor       // the rows of a top-k plan (cells_topk.go)
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -26,6 +27,7 @@ type cellsCursor struct {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.s.Begin()
+	c.tk.on = false
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {
@@ -70,30 +72,54 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
+	if idxNum&idxTopK != 0 {
+		return c.startTopK(idxNum&idxDesc != 0, offset, remaining)
+	}
 	return c.s.Start(&c.plan, offset, remaining, c.vterms)
 }
 
 // Next moves to the next row. A read error is kept and reported through
 // Column (which carries a message to SQLite) and the following Next.
-func (c *cellsCursor) Next() error { return c.s.Next() }
+func (c *cellsCursor) Next() error {
+	if c.tk.on {
+		c.tk.next(&c.s.Stats)
+		return nil
+	}
+	return c.s.Next()
+}
 
 // Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
 // into the cursor instead of two.
-func (c *cellsCursor) Step() (bool, error) { return c.s.Step() }
+func (c *cellsCursor) Step() (bool, error) {
+	if c.tk.on {
+		c.tk.next(&c.s.Stats)
+		return c.tk.eof(), nil
+	}
+	return c.s.Step()
+}
 
 // Eof reports the end of rows; after a read error it stays false so that
 // SQLite asks for a column and receives the error message.
-func (c *cellsCursor) Eof() bool { return c.s.Eof() }
+func (c *cellsCursor) Eof() bool {
+	if c.tk.on {
+		return c.tk.eof()
+	}
+	return c.s.Eof()
+}
 
 // Rowid is the element's global row-major index.
 func (c *cellsCursor) Rowid() (int64, error) {
 	panicPoint("xRowid")
+	if c.tk.on {
+		return c.tk.tk.Row(c.tk.pos), nil
+	}
 	return c.s.Rowid(), c.s.Err()
 }
 
 // Close records the scan's statistics and unpins the source.
 func (c *cellsCursor) Close() error {
 	panicPoint("xClose")
+	c.t.session.engine().Release(&c.tk.held)
 	c.s.Close() // records the statistics on the session
 	if c.s.Started() {
 		c.t.conn.record(c.s.Stats)

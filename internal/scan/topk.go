@@ -1,0 +1,237 @@
+package scan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/fold"
+	"github.com/tetsql/tetsql/planner"
+)
+
+// TopK answers "ORDER BY value [DESC], rowid LIMIT n OFFSET m" over the
+// selection of a plan without sorting it: a heap keeps the best n+m
+// elements seen. Chunks without statistics are read first, in plan order,
+// and their statistics are computed with the fold kernels and kept (so
+// that the next query can skip them); then the chunks with statistics are
+// visited best bound first (largest max for DESC, smallest min for ASC)
+// and skipped once they cannot hold an element that would enter the
+// heap. The result is exact: ties are broken by ascending rowid, NaN
+// reads as NULL (first ascending, last descending, as SQLite sorts).
+// A TopK is reused across Filter calls; it is not safe for concurrent use.
+type TopK struct {
+	dt   array.DType
+	flip uint64     // 0, or all ones for DESC (see topk_key.go)
+	heap []topEntry // worst entry on top while collecting; then the result
+	n    int        // heap capacity: LIMIT + OFFSET, at most the selection
+	res  []topEntry // the result, past the offset, best first
+
+	keys   []uint64 // one run's keys, reused
+	buf    []byte   // decode buffer, reused
+	order  []chunkBound
+	it     planner.Iter
+	box    topBox
+	gstr   [planner.MaxRank]int64 // rowid strides
+	rank   int
+	rowsel bool // the plan filters rowids to [rlo, rhi)
+	rlo    int64
+	rhi    int64
+}
+
+// topEntry is one heap element: its (flipped) key and rowid.
+type topEntry struct {
+	k   uint64
+	row int64
+}
+
+// chunkBound is a chunk with statistics: the best key any of its
+// elements can have and the smallest rowid of its selected sub-box.
+type chunkBound struct {
+	id, minRow int64
+	best       uint64
+	empty      bool
+}
+
+// topBox is one chunk to read: its place and its selected sub-box.
+type topBox struct {
+	id                    int64
+	start, extent, lo, hi [planner.MaxRank]int64
+}
+
+// TopKEntryBytes is what one kept element costs (for a memory budget).
+const TopKEntryBytes = 16
+
+// TopKChunkBytes is what one chunk with statistics costs while a top-k
+// orders the chunks (for a memory budget).
+const TopKChunkBytes = 32
+
+// Len is the number of result rows.
+func (t *TopK) Len() int { return len(t.res) }
+
+// Row is the rowid of result row i.
+func (t *TopK) Row(i int) int64 { return t.res[i].row }
+
+// Value is the SQL value of result row i: NULL (null true), INTEGER or
+// REAL, as the cells table emits it.
+func (t *TopK) Value(i int) (Num, bool) { return keyValue(t.dt, t.res[i].k^t.flip) }
+
+// Run computes the top n+offset rows of plan (already reset, not empty
+// or empty) read through r, keeping the rows past offset. n+offset is
+// capped at the plan's selected rows; the caller has budgeted that many
+// entries (TopKEntryBytes each) and the chunk list (TopKChunkBytes per
+// planned chunk that has statistics). Chunks read and skipped are counted
+// in st.
+func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64, desc bool, st *ScanStats) error {
+	in := r.a.Info()
+	t.dt, t.flip, t.rank = in.DType, 0, in.Rank()
+	if desc {
+		t.flip = ^uint64(0)
+	}
+	t.heap, t.res, t.order = t.heap[:0], nil, t.order[:0]
+	total := min(satAdd(n, offset), plan.SelectedRows())
+	if n <= 0 || total <= 0 || offset >= plan.SelectedRows() || plan.Empty() {
+		return nil
+	}
+	t.n = int(total)
+	s := int64(1)
+	for a := t.rank - 1; a >= 0; a-- {
+		t.gstr[a] = s
+		s *= in.Shape[a]
+	}
+	t.rlo, t.rhi, t.rowsel = plan.RowIDFilter()
+	t.it.Reset(plan)
+	for t.it.Next() {
+		if err := sess.Interrupted(); err != nil {
+			return err
+		}
+		ch := t.it.Chunk()
+		if stat, ok := r.a.stats.Get(ch.ID); ok {
+			t.order = append(t.order, t.bound(ch, stat))
+			continue
+		}
+		t.setBox(ch)
+		if err := t.read(r, st, false); err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(t.order, func(a, b chunkBound) int {
+		return cmp.Or(cmp.Compare(a.best, b.best), cmp.Compare(a.minRow, b.minRow))
+	})
+	for i, c := range t.order {
+		if len(t.heap) == t.n {
+			top := t.heap[0]
+			if c.best > top.k {
+				st.ChunksSkipped += int64(len(t.order) - i) // sorted: none after can do better
+				break
+			}
+			if c.empty || c.best == top.k && c.minRow > top.row {
+				st.ChunksSkipped++
+				continue
+			}
+		}
+		if err := sess.Interrupted(); err != nil {
+			return err
+		}
+		t.boxOf(in, plan, c.id)
+		if err := t.read(r, st, true); err != nil {
+			return err
+		}
+	}
+	if err := r.a.src.CheckUnchanged(); err != nil {
+		return wrapTable(r.table, err)
+	}
+	slices.SortFunc(t.heap, func(a, b topEntry) int {
+		return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.row, b.row))
+	})
+	if offset < int64(len(t.heap)) {
+		t.res = t.heap[offset:]
+	}
+	return nil
+}
+
+// satAdd is a+b for non-negative a and b, saturated at MaxInt64.
+func satAdd(a, b int64) int64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return 1<<63 - 1
+}
+
+// bound is the chunkBound of a planned chunk with statistics.
+func (t *TopK) bound(ch *planner.Chunk, s ChunkStat) chunkBound {
+	b := chunkBound{id: ch.ID}
+	for a := range t.rank {
+		b.minRow += (ch.Start[a] + ch.Lo[a]) * t.gstr[a]
+	}
+	switch {
+	case s.Count == 0 && s.Nulls == 0:
+		b.empty, b.best = true, ^uint64(0)
+	case t.flip == 0 && s.Nulls > 0, t.flip != 0 && s.Count == 0:
+		b.best = t.flip // NULL: first ascending, last descending
+	case t.flip == 0:
+		b.best = numKey(t.dt, s.Min)
+	default:
+		b.best = ^numKey(t.dt, s.Max)
+	}
+	return b
+}
+
+// setBox copies the iterator's chunk into t.box.
+func (t *TopK) setBox(ch *planner.Chunk) {
+	b := &t.box
+	b.id = ch.ID
+	copy(b.start[:], ch.Start)
+	copy(b.extent[:], ch.Extent)
+	copy(b.lo[:], ch.Lo)
+	copy(b.hi[:], ch.Hi)
+}
+
+// boxOf sets t.box to chunk id of the plan.
+func (t *TopK) boxOf(in *array.Info, plan *planner.Plan, id int64) {
+	b := &t.box
+	b.id = id
+	in.ChunkBox(id, b.start[:t.rank], b.extent[:t.rank])
+	for a := range t.rank {
+		lo, hi := plan.Interval(a)
+		b.lo[a] = max(lo-b.start[a], 0)
+		b.hi[a] = min(hi-b.start[a], b.extent[a])
+	}
+}
+
+// read reads t.box's chunk, computes and keeps its statistics when it
+// has none (known false), and offers its selected elements to the heap.
+func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
+	b := &t.box
+	ch, err := r.Read(b.id, t.buf)
+	if err != nil {
+		return err
+	}
+	if ch.Reusable {
+		t.buf = ch.Data
+	}
+	st.Count(&ch)
+	var ferr error
+	body := func() {
+		if !known {
+			var zero [planner.MaxRank]int64
+			s, err := fold.FoldBox(t.dt, ch.Data, b.extent[:t.rank], zero[:t.rank], b.extent[:t.rank])
+			if err != nil {
+				ferr = fmt.Errorf("tet: %s: chunk %d: %w", r.table, b.id, err)
+				return
+			}
+			r.a.stats.put(b.id, s)
+		}
+		t.scanBox(ch.Data)
+	}
+	if !ch.Info.InPlace {
+		body()
+		return ferr
+	}
+	// An in-place chunk is a view of the mapping: read it under the
+	// source's fault guard (a file truncated under the query fails it).
+	if err := r.a.src.Guard(body); err != nil {
+		return wrapTable(r.table, err)
+	}
+	return ferr
+}

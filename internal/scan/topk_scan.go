@@ -1,0 +1,121 @@
+package scan
+
+import "github.com/tetsql/tetsql/planner"
+
+// The element walk of a TopK: every selected element of one chunk is
+// turned into its key and offered to the heap.
+
+// scanBox offers the selected elements of t.box, whose decoded elements
+// are data, run by run along the last axis.
+func (t *TopK) scanBox(data []byte) {
+	b := &t.box
+	last := t.rank - 1
+	var cstr [planner.MaxRank]int64
+	s := int64(1)
+	for a := last; a >= 0; a-- {
+		cstr[a] = s
+		s *= b.extent[a]
+	}
+	var idx [planner.MaxRank]int64
+	copy(idx[:t.rank], b.lo[:t.rank])
+	m := b.hi[last] - b.lo[last]
+	for {
+		var off, row int64
+		for a := range t.rank {
+			off += idx[a] * cstr[a]
+			row += (b.start[a] + idx[a]) * t.gstr[a]
+		}
+		r0, r1 := row, row+m
+		if t.rowsel {
+			r0, r1 = max(r0, t.rlo), min(r1, t.rhi)
+		}
+		if r0 < r1 {
+			t.run(data, off+r0-row, r0, r1-r0)
+		}
+		a := last - 1
+		for ; a >= 0; a-- {
+			if idx[a]++; idx[a] < b.hi[a] {
+				break
+			}
+			idx[a] = b.lo[a]
+		}
+		if a < 0 {
+			return
+		}
+	}
+}
+
+// topRun is the most keys encoded at once.
+const topRun = 8192
+
+// run offers the m contiguous elements starting at element off of data,
+// whose first rowid is row.
+func (t *TopK) run(data []byte, off, row, m int64) {
+	if cap(t.keys) < topRun {
+		t.keys = make([]uint64, topRun)
+	}
+	for m > 0 {
+		n := min(m, topRun)
+		keys := t.keys[:n]
+		encodeKeys(t.dt, data, off, keys, t.flip)
+		t.offer(keys, row)
+		off, row, m = off+n, row+n, m-n
+	}
+}
+
+// offer offers keys, of consecutive rowids from row, to the heap, which
+// keeps the t.n smallest (key, rowid) pairs with the largest on top.
+func (t *TopK) offer(keys []uint64, row int64) {
+	h := t.heap
+	i := 0
+	for ; i < len(keys) && len(h) < t.n; i++ {
+		h = append(h, topEntry{keys[i], row + int64(i)})
+		siftUp(h, len(h)-1)
+	}
+	if i < len(keys) {
+		top := h[0]
+		for ; i < len(keys); i++ {
+			k := keys[i]
+			if k > top.k || k == top.k && row+int64(i) > top.row {
+				continue
+			}
+			h[0] = topEntry{k, row + int64(i)}
+			siftDown(h)
+			top = h[0]
+		}
+	}
+	t.heap = h
+}
+
+// worse orders heap entries: a sorts after b.
+func worse(a, b topEntry) bool { return a.k > b.k || a.k == b.k && a.row > b.row }
+
+func siftUp(h []topEntry, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !worse(h[i], h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func siftDown(h []topEntry) {
+	i, n := 0, len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && worse(h[r], h[l]) {
+			c = r
+		}
+		if !worse(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
