@@ -3,6 +3,7 @@ package scan
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/tetsql/tetsql/array"
@@ -23,6 +24,7 @@ import (
 type TopK struct {
 	dt   array.DType
 	flip uint64     // 0, or all ones for DESC (see topk_key.go)
+	zero uint64     // the key of a float zero, xored with flip
 	heap []topEntry // worst entry on top while collecting; then the result
 	n    int        // heap capacity: LIMIT + OFFSET, at most the selection
 	res  []topEntry // the result, past the offset, best first
@@ -43,6 +45,7 @@ type TopK struct {
 type topEntry struct {
 	k   uint64
 	row int64
+	neg bool // a float -0 (its key is +0's)
 }
 
 // chunkBound is a chunk with statistics: the best key any of its
@@ -60,7 +63,7 @@ type topBox struct {
 }
 
 // TopKEntryBytes is what one kept element costs (for a memory budget).
-const TopKEntryBytes = 16
+const TopKEntryBytes = 24
 
 // TopKChunkBytes is what one chunk with statistics costs while a top-k
 // orders the chunks (for a memory budget).
@@ -74,7 +77,12 @@ func (t *TopK) Row(i int) int64 { return t.res[i].row }
 
 // Value is the SQL value of result row i: NULL (null true), INTEGER or
 // REAL, as the cells table emits it.
-func (t *TopK) Value(i int) (Num, bool) { return keyValue(t.dt, t.res[i].k^t.flip) }
+func (t *TopK) Value(i int) (Num, bool) {
+	if t.res[i].neg {
+		return Num{F: math.Copysign(0, -1), Real: true}, false
+	}
+	return keyValue(t.dt, t.res[i].k^t.flip)
+}
 
 // Run computes the top n+offset rows of plan (already reset, not empty
 // or empty) read through r, keeping the rows past offset. n+offset is
@@ -88,6 +96,7 @@ func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64
 	if desc {
 		t.flip = ^uint64(0)
 	}
+	t.zero = floatKey(0) ^ t.flip
 	t.heap, t.res, t.order = t.heap[:0], nil, t.order[:0]
 	total := min(satAdd(n, offset), plan.SelectedRows())
 	if n <= 0 || total <= 0 || offset >= plan.SelectedRows() || plan.Empty() {

@@ -1,6 +1,9 @@
 package scan
 
-import "github.com/tetsql/tetsql/planner"
+import (
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/planner"
+)
 
 // The element walk of a TopK: every selected element of one chunk is
 // turned into its key and offered to the heap.
@@ -58,18 +61,19 @@ func (t *TopK) run(data []byte, off, row, m int64) {
 		n := min(m, topRun)
 		keys := t.keys[:n]
 		encodeKeys(t.dt, data, off, keys, t.flip)
-		t.offer(keys, row)
+		t.offer(keys, row, data, off)
 		off, row, m = off+n, row+n, m-n
 	}
 }
 
-// offer offers keys, of consecutive rowids from row, to the heap, which
-// keeps the t.n smallest (key, rowid) pairs with the largest on top.
-func (t *TopK) offer(keys []uint64, row int64) {
+// offer offers keys, of consecutive rowids from row (elements from off
+// of data), to the heap, which keeps the t.n smallest (key, rowid) pairs
+// with the largest on top.
+func (t *TopK) offer(keys []uint64, row int64, data []byte, off int64) {
 	h := t.heap
 	i := 0
 	for ; i < len(keys) && len(h) < t.n; i++ {
-		h = append(h, topEntry{keys[i], row + int64(i)})
+		h = append(h, t.entry(keys[i], row+int64(i), data, off+int64(i)))
 		siftUp(h, len(h)-1)
 	}
 	if i < len(keys) {
@@ -79,12 +83,29 @@ func (t *TopK) offer(keys []uint64, row int64) {
 			if k > top.k || k == top.k && row+int64(i) > top.row {
 				continue
 			}
-			h[0] = topEntry{k, row + int64(i)}
+			h[0] = t.entry(k, row+int64(i), data, off+int64(i))
 			siftDown(h)
 			top = h[0]
 		}
 	}
 	t.heap = h
+}
+
+// entry is the heap entry of an element entering the heap: a float zero
+// keeps its sign (-0 and +0 tie in SQL, but the cells table emits -0).
+func (t *TopK) entry(k uint64, row int64, data []byte, i int64) topEntry {
+	e := topEntry{k: k, row: row}
+	if k == t.zero && t.dt.IsFloat() {
+		switch t.dt {
+		case array.F16:
+			e.neg = data[2*i+1] == 0x80
+		case array.F32:
+			e.neg = data[4*i+3] == 0x80
+		default:
+			e.neg = data[8*i+7] == 0x80
+		}
+	}
+	return e
 }
 
 // worse orders heap entries: a sorts after b.
