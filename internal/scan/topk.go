@@ -29,8 +29,10 @@ type TopK struct {
 	n    int        // heap capacity: LIMIT + OFFSET, at most the selection
 	res  []topEntry // the result, past the offset, best first
 
-	keys   []uint64 // one run's keys, reused
-	buf    []byte   // decode buffer, reused
+	ev     cellsEvictor // hands back the pages of a large plan's chunks
+	chunks int64        // the plan's chunks, for ev
+	keys   []uint64     // one run's keys, reused
+	buf    []byte       // decode buffer, reused
 	order  []chunkBound
 	it     planner.Iter
 	box    topBox
@@ -109,6 +111,7 @@ func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64
 		s *= in.Shape[a]
 	}
 	t.rlo, t.rhi, t.rowsel = plan.RowIDFilter()
+	t.ev, t.chunks = cellsEvictor{src: r.a.src}, plan.ChunkCount()
 	t.it.Reset(plan)
 	for t.it.Next() {
 		if err := sess.Interrupted(); err != nil {
@@ -220,6 +223,7 @@ func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 		t.buf = ch.Data
 	}
 	st.Count(&ch)
+	t.ev.read(&ch, t.chunks)
 	var ferr error
 	body := func() {
 		if !known {
