@@ -20,6 +20,8 @@ import (
 //	0    1      idxStr lists the constraints passed in argv
 //	1    2      a LIMIT value is passed (last-but-one or last argv entry)
 //	2    4      an OFFSET value is passed (last argv entry)
+//	3    8      a top-k: ORDER BY value consumed (idxTopK, cells_topk.go)
+//	4    16     the top-k is descending (idxDesc)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
 // dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
