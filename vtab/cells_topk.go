@@ -19,10 +19,11 @@ const (
 	idxDesc                   // the top-k is descending
 )
 
-// MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal),
-// that a top-k takes; above it the query is planned as before (a scan,
-// sorted by SQLite). A LIMIT bound as a parameter is checked against the
-// memory limit when the query runs.
+// MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal
+// or a bound parameter), that a top-k takes; above it the query is
+// planned as before (a scan, sorted by SQLite). A LIMIT SQLite cannot see
+// while planning (LIMIT -1, an expression) is checked against the memory
+// limit when the query runs.
 const MaxTopK = 1 << 20
 
 // topK reports whether the query is a top-k the table answers exactly:

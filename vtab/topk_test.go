@@ -306,11 +306,15 @@ func TestTopK_fallbacks(t *testing.T) {
 			t.Errorf("%s: not planned as a top-k:\n%s", q, planOf(t, db, q, 3))
 		}
 	}
+	// SQLite plans with a bound LIMIT's value.
+	if q := "SELECT value FROM x.r ORDER BY value LIMIT ?"; isTopK(t, db, q, 2000000) {
+		t.Errorf("%s with 2000000: planned as a top-k", q)
+	}
 	got := rowsOf(t, db, "SELECT value FROM x.r ORDER BY value DESC LIMIT ? OFFSET ?", 2, 1)
 	if !slices.Equal(got, []string{"998", "997"}) {
 		t.Errorf("bound LIMIT and OFFSET: %v", got)
 	}
-	// A LIMIT bound as a parameter is checked against the memory limit.
+	// The heap is checked against the memory limit when the query runs.
 	sess.MemLimit = 4000
 	sess.TakeError()
 	_, err := db.Query("SELECT value FROM x.r ORDER BY value LIMIT ?", 900)

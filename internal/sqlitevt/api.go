@@ -50,7 +50,8 @@ type Constraint struct {
 	Omit      bool         // set by the table
 	// RHS is the right-hand side when SQLite knows it while planning
 	// (sqlite3_vtab_rhs_value), read for LIMIT and OFFSET only: a
-	// literal LIMIT 10 is known, a bound parameter is not (nil).
+	// literal or bound LIMIT 10 is known (SQLite prepares the statement
+	// again when another value is bound), LIMIT -1 is not (nil).
 	RHS Value
 }
 
