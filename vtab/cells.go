@@ -169,6 +169,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	var cons []planner.Constraint
 	allOmitted := true
 	limit, offset := -1, -1
+	var pinned uint64 // axes an = constraint holds to one index
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		switch c.Op {
@@ -203,6 +204,9 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		}
 		parts = append(parts, encodeTarget(tg)+opNames[op])
 		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		if op == planner.OpEQ && tg.Kind == planner.KindDim {
+			pinned |= 1 << tg.Axis // one index: one chunk along the axis
+		}
 	}
 	idxNum := 0
 	if len(parts) > 0 {
@@ -231,7 +235,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			idxNum |= idxDesc
 		}
 		info.OrderByConsumed = true
-	case t.rowOrdered(info):
+	case t.rowOrdered(info, pinned):
 		info.OrderByConsumed = true // cells_order.go
 	}
 	est := t.geom.Estimate(cons)
