@@ -173,10 +173,20 @@ func satAdd(a, b int64) int64 {
 // bound is the chunkBound of a planned chunk with statistics.
 func (t *TopK) bound(ch *planner.Chunk, s ChunkStat) chunkBound {
 	b := chunkBound{id: ch.ID}
+	elems := int64(1)
 	for a := range t.rank {
 		b.minRow += (ch.Start[a] + ch.Lo[a]) * t.gstr[a]
+		elems *= ch.Extent[a]
 	}
 	switch {
+	case s.Count+s.Nulls != elems:
+		// Statistics that do not count every element (bounds from a file
+		// that stores no NULL count, say) bound nothing here: the chunk
+		// may hold NULLs, or values outside [Min, Max] if Count is 0.
+		b.best = 0
+		if s.Count > 0 && t.flip != 0 {
+			b.best = ^numKey(t.dt, s.Max)
+		}
 	case s.Count == 0 && s.Nulls == 0:
 		b.empty, b.best = true, ^uint64(0)
 	case t.flip == 0 && s.Nulls > 0, t.flip != 0 && s.Count == 0:
