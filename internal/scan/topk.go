@@ -118,11 +118,11 @@ func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64
 			return err
 		}
 		ch := t.it.Chunk()
+		t.setBox(ch)
 		if stat, ok := r.a.stats.Get(ch.ID); ok {
-			t.order = append(t.order, t.bound(ch, stat))
+			t.order = append(t.order, t.bound(&t.box, stat))
 			continue
 		}
-		t.setBox(ch)
 		if err := t.read(r, st, false); err != nil {
 			return err
 		}
@@ -131,16 +131,13 @@ func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64
 		return cmp.Or(cmp.Compare(a.best, b.best), cmp.Compare(a.minRow, b.minRow))
 	})
 	for i, c := range t.order {
-		if len(t.heap) == t.n {
-			top := t.heap[0]
-			if c.best > top.k {
-				st.ChunksSkipped += int64(len(t.order) - i) // sorted: none after can do better
-				break
-			}
-			if c.empty || c.best == top.k && c.minRow > top.row {
-				st.ChunksSkipped++
-				continue
-			}
+		if len(t.heap) == t.n && c.best > t.heap[0].k {
+			st.ChunksSkipped += int64(len(t.order) - i) // sorted: none after can do better
+			break
+		}
+		if t.excluded(&c) {
+			st.ChunksSkipped++
+			continue
 		}
 		if err := sess.Interrupted(); err != nil {
 			return err
@@ -170,13 +167,22 @@ func satAdd(a, b int64) int64 {
 	return 1<<63 - 1
 }
 
+// excluded reports whether no element of chunk c can enter the heap.
+func (t *TopK) excluded(c *chunkBound) bool {
+	if len(t.heap) < t.n {
+		return false
+	}
+	top := t.heap[0]
+	return c.empty || c.best > top.k || c.best == top.k && c.minRow > top.row
+}
+
 // bound is the chunkBound of a planned chunk with statistics.
-func (t *TopK) bound(ch *planner.Chunk, s ChunkStat) chunkBound {
-	b := chunkBound{id: ch.ID}
+func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
+	b := chunkBound{id: ch.id}
 	elems := int64(1)
 	for a := range t.rank {
-		b.minRow += (ch.Start[a] + ch.Lo[a]) * t.gstr[a]
-		elems *= ch.Extent[a]
+		b.minRow += (ch.start[a] + ch.lo[a]) * t.gstr[a]
+		elems *= ch.extent[a]
 	}
 	switch {
 	case s.Count+s.Nulls != elems:
@@ -222,7 +228,8 @@ func (t *TopK) boxOf(in *array.Info, plan *planner.Plan, id int64) {
 }
 
 // read reads t.box's chunk, computes and keeps its statistics when it
-// has none (known false), and offers its selected elements to the heap.
+// has none (known false), and offers its selected elements to the heap
+// unless those statistics show that none can enter it.
 func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 	b := &t.box
 	ch, err := r.Read(b.id, t.buf)
@@ -244,6 +251,15 @@ func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 				return
 			}
 			r.a.stats.put(b.id, s)
+			// The chunk's statistics, just computed, may show that
+			// none of its elements can enter the heap.
+			cs := ChunkStat{Count: s.Count(), Nulls: s.NullCount()}
+			if cs.Count > 0 {
+				cs.Min, cs.Max = emitted(s.IntMin, s.Min), emitted(s.IntMax, s.Max)
+			}
+			if c := t.bound(b, cs); t.excluded(&c) {
+				return
+			}
 		}
 		t.scanBox(ch.Data)
 	}
