@@ -1,6 +1,9 @@
 package scan
 
 import (
+	"encoding/binary"
+	"math"
+
 	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/planner"
 )
@@ -57,6 +60,10 @@ func (t *TopK) run(data []byte, off, row, m int64) {
 	if cap(t.keys) < topRun {
 		t.keys = make([]uint64, topRun)
 	}
+	if t.dt == array.F32 || t.dt == array.F64 {
+		t.runFloat(data, off, row, m)
+		return
+	}
 	for m > 0 {
 		n := min(m, topRun)
 		keys := t.keys[:n]
@@ -106,6 +113,52 @@ func (t *TopK) entry(k uint64, row int64, data []byte, i int64) topEntry {
 		}
 	}
 	return e
+}
+
+// runFloat is run for f32 and f64 elements: once the heap is full, an
+// element is first compared as a float with the heap's worst, and most
+// are rejected there without their key being formed.
+func (t *TopK) runFloat(data []byte, off, row, m int64) {
+	le := binary.LittleEndian
+	f32 := t.dt == array.F32
+	load := func(i int64) float64 {
+		if f32 {
+			return float64(math.Float32frombits(le.Uint32(data[4*i:])))
+		}
+		return math.Float64frombits(le.Uint64(data[8*i:]))
+	}
+	i := int64(0)
+	for ; i < m && len(t.heap) < t.n; i++ {
+		t.heap = append(t.heap, t.entry(floatKey(load(off+i))^t.flip, row+i, data, off+i))
+		siftUp(t.heap, len(t.heap)-1)
+	}
+	if i == m {
+		return
+	}
+	h, desc := t.heap, t.flip != 0
+	thr, fast := t.worstFloat()
+	for ; i < m; i++ {
+		v := load(off + i)
+		// Quick rejection, exact for every non-NULL worst: DESC keeps
+		// v ≥ worst (NaN fails), ASC v ≤ worst or NaN (NULL sorts first).
+		if fast && (desc && !(v >= thr) || !desc && v > thr) {
+			continue
+		}
+		k := floatKey(v) ^ t.flip
+		if top := h[0]; k > top.k || k == top.k && row+i > top.row {
+			continue
+		}
+		h[0] = t.entry(k, row+i, data, off+i)
+		siftDown(h)
+		thr, fast = t.worstFloat()
+	}
+}
+
+// worstFloat is the value of the heap's worst entry as a float, and
+// false when it is NULL (no quick rejection then).
+func (t *TopK) worstFloat() (float64, bool) {
+	v, null := keyValue(t.dt, t.heap[0].k^t.flip)
+	return v.F, !null
 }
 
 // worse orders heap entries: a sorts after b.
