@@ -168,6 +168,8 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	var parts []string
 	var cons []planner.Constraint
 	allOmitted := true
+	leftover := false // a term other than a pushed label term is left to SQLite
+	labels := false   // a pushed label term is re-checked by SQLite
 	limit, offset := -1, -1
 	var pinned uint64 // axes an = constraint holds to one index
 	for i := range info.Constraints {
@@ -184,14 +186,14 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			// Only skips chunks by cached statistics; SQLite still checks.
 			c.ArgIndex = len(parts)
 			parts = append(parts, "v"+opNames[op])
-			allOmitted = false
+			allOmitted, leftover = false, true
 			continue
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
 		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 ||
 			tg.Kind == planner.KindLabel && !isBinary(c) {
-			allOmitted = false
+			allOmitted, leftover = false, true
 			continue
 		}
 		c.ArgIndex = len(parts)
@@ -201,6 +203,8 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		c.Omit = tg.Kind != planner.KindLabel && !NoOmit
 		if !c.Omit {
 			allOmitted = false
+			labels = labels || tg.Kind == planner.KindLabel
+			leftover = leftover || tg.Kind != planner.KindLabel
 		}
 		parts = append(parts, encodeTarget(tg)+opNames[op])
 		cons = append(cons, planner.Constraint{Target: tg, Op: op})
@@ -216,14 +220,15 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	// to do with the rows: every constraint consumed exactly and no ORDER
 	// BY (the scan's chunk order is not one SQLite can be told about, so
 	// with an ORDER BY SQLite sorts and must see every row first).
-	// A top-k (cells_topk.go) consumes the ORDER BY with them.
-	topk, desc := t.topK(info, allOmitted && !NoOmit, limit, offset)
+	// A top-k (cells_topk.go) consumes the ORDER BY with them, also under
+	// label terms SQLite re-checks: then SQLite applies the OFFSET.
+	topk, desc := t.topK(info, !leftover && !NoOmit, limit, offset)
 	if topk || allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit
 		if offset >= 0 && info.Constraints[offset].Usable {
-			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), true
+			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), !labels
 			parts = append(parts, "O")
 			idxNum |= idxOffset
 		}
@@ -233,6 +238,9 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		idxNum |= idxTopK
 		if desc {
 			idxNum |= idxDesc
+		}
+		if labels {
+			idxNum |= idxRecheck
 		}
 		info.OrderByConsumed = true
 	case t.rowOrdered(info, pinned):

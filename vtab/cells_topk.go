@@ -17,6 +17,7 @@ import (
 const (
 	idxTopK = 1 << (iota + 3) // ORDER BY value consumed: rows come from scan.TopK
 	idxDesc                   // the top-k is descending
+	idxRecheck                // SQLite re-checks label terms, then applies the OFFSET
 )
 
 // MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal
@@ -29,10 +30,17 @@ const MaxTopK = 1 << 20
 // topK reports whether the query is a top-k the table answers exactly:
 // an ORDER BY of exactly value (ASC or DESC), optionally followed by
 // rowid ASC (the order the top-k produces anyway); a usable LIMIT (and
-// OFFSET, if any); every other constraint consumed exactly (exact), so
-// that no value terms, label terms or terms on other columns are left for
-// SQLite to filter after the LIMIT; and a LIMIT + OFFSET, where SQLite
-// knows them while planning, of at most MaxTopK.
+// OFFSET, if any); every other constraint consumed exactly or a label
+// term the plan prunes by (exact), so that no value term or term on
+// another column is left for SQLite to filter; and a LIMIT + OFFSET,
+// where SQLite knows them while planning, of at most MaxTopK.
+//
+// SQLite re-checks label terms (a number compared with a label follows
+// affinity rules the table does not see) and, with them, applies the
+// OFFSET itself (it always applies the LIMIT): the top-k then emits the
+// best LIMIT + OFFSET rows of the plan when the plan selects exactly the
+// rows whose labels match (planner.Plan.Honoured), and every row of the
+// plan, sorted, when it does not.
 func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset int) (ok, desc bool) {
 	ob := info.OrderBy
 	if !exact || limit < 0 || !info.Constraints[limit].Usable || offset >= 0 && !info.Constraints[offset].Usable {
@@ -69,12 +77,21 @@ type topkCursor struct {
 
 // startTopK runs the top-k of the plan (already reset) for LIMIT limit
 // (-1: none) and OFFSET offset, after sizing its buffers against the
-// session's memory limit.
-func (c *cellsCursor) startTopK(desc bool, offset, limit int64) error {
+// session's memory limit. With recheck, SQLite re-checks label terms and
+// then applies the OFFSET.
+func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
 	k := &c.tk
 	sess := c.t.session.engine()
 	sess.Release(&k.held)
 	k.on, k.pos = true, 0
+	if recheck {
+		if limit >= 0 && offset <= 1<<63-1-limit && c.labelsExact() {
+			limit += offset
+		} else {
+			limit = -1 // every row of the plan, for SQLite to filter
+		}
+		offset = 0
+	}
 	if limit < 0 {
 		limit = 1<<63 - 1
 	}
@@ -100,6 +117,17 @@ func (c *cellsCursor) startTopK(desc bool, offset, limit int64) error {
 		return err
 	}
 	return nil
+}
+
+// labelsExact reports whether the plan selects exactly the rows whose
+// labels match the label terms of this Filter.
+func (c *cellsCursor) labelsExact() bool {
+	for i, cn := range c.cons {
+		if cn.Target.Kind == planner.KindLabel && !c.plan.Honoured(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // next moves a top-k cursor to its next row.

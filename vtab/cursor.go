@@ -73,7 +73,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	if idxNum&idxTopK != 0 {
-		return c.startTopK(idxNum&idxDesc != 0, offset, remaining)
+		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, offset, remaining)
 	}
 	return c.s.Start(&c.plan, offset, remaining, c.vterms)
 }

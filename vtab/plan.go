@@ -22,6 +22,7 @@ import (
 //	2    4      an OFFSET value is passed (last argv entry)
 //	3    8      a top-k: ORDER BY value consumed (idxTopK, cells_topk.go)
 //	4    16     the top-k is descending (idxDesc)
+//	5    32     SQLite re-checks label terms and applies OFFSET (idxRecheck)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
 // dim column, "l<axis><op>" for a label column, "r<op>" for rowid,

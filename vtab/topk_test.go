@@ -1,6 +1,7 @@
 package vtab_test
 
 import (
+	"cmp"
 	"database/sql"
 	"encoding/binary"
 	"errors"
@@ -77,10 +78,11 @@ func makeTopkFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 		}
 		spec := tetcore.DatasetSpec{Name: fmt.Sprintf("tk%d", i), DType: dt, Shape: shape, ChunkShape: chunk,
 			Codec: tetcore.Codec(rng.IntN(2)), DimNames: names, Labels: make([][]string, rank)}
-		if rng.IntN(2) == 0 {
+		if kind := rng.IntN(4); kind > 0 {
 			spec.Labels[0] = make([]string, shape[0])
 			for j := range spec.Labels[0] {
-				spec.Labels[0][j] = fmt.Sprintf("L%02d", j)
+				spec.Labels[0][j] = []string{"", fmt.Sprintf("L%02d", j), // sorted
+					fmt.Sprintf("L%02d", 20-j), fmt.Sprintf("L%02d", j/2)}[kind] // descending, duplicates
 			}
 		}
 		sets = append(sets, diffDataset{spec, topkValues(rng, dt, n)})
@@ -130,9 +132,10 @@ func isTopK(t *testing.T, db *sql.DB, q string, args ...any) bool {
 	return n&8 != 0
 }
 
-// topkWhere returns random WHERE clauses: none, dims, rowid, labels (a
-// fallback: labels are re-checked by SQLite), value terms (a fallback),
-// empty selections; and whether the top-k must take the query.
+// topkWhere returns random WHERE clauses: none, dims, rowid, labels
+// (sorted, descending, duplicated; compared with text, numbers, under
+// NOCASE), value terms (a fallback), empty selections; and whether the
+// top-k must take the query.
 func topkWhere(rng *rand.Rand, sp tetcore.DatasetSpec) (string, bool) {
 	n := int64(1)
 	for _, v := range sp.Shape {
@@ -154,7 +157,18 @@ func topkWhere(rng *rand.Rand, sp tetcore.DatasetSpec) (string, bool) {
 		return fmt.Sprintf("%s < 0", d), true // empty
 	case 5:
 		if sp.Labels[0] != nil {
-			return fmt.Sprintf("k0_label >= 'L%02d'", rng.Int64N(sp.Shape[0])), false
+			op := sqlOps[rng.IntN(len(sqlOps))]
+			// Pushed (and a top-k) when labels strictly ascend, or for =.
+			pushed := op == "=" || slices.IsSortedFunc(sp.Labels[0], func(a, b string) int {
+				return cmp.Or(strings.Compare(a, b), -1) // equal labels: not strictly ascending
+			})
+			if rng.IntN(5) == 0 { // a number against a label: SQLite's affinity rules
+				return fmt.Sprintf("k0_label %s %d", op, rng.Int64N(20)), pushed
+			}
+			if rng.IntN(5) == 0 { // another collation: not pushed, no top-k
+				return fmt.Sprintf("k0_label %s 'l%02d' COLLATE NOCASE", op, rng.Int64N(20)), false
+			}
+			return fmt.Sprintf("k0_label %s 'L%02d' AND %s >= 0", op, rng.Int64N(20), sp.DimNames[0]), pushed
 		}
 		return fmt.Sprintf("%s = %d", d, rng.Int64N(sp.Shape[a])), true
 	case 6:
