@@ -71,50 +71,77 @@ func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset in
 type topkCursor struct {
 	on   bool // the current Filter is a top-k
 	tk   scan.TopK
-	pos  int
+	pos  int   // current row in the page
+	left int64 // rows still to emit, the current one included
+	page int64 // rows per page
 	held int64 // what the top-k holds against the session's memory limit
 }
 
+// minTopKPage is the smallest page a top-k is given room for before it
+// is refused: smaller pages would mean one pass over the data per few rows.
+const minTopKPage = 1024
+
 // startTopK runs the top-k of the plan (already reset) for LIMIT limit
-// (-1: none) and OFFSET offset, after sizing its buffers against the
-// session's memory limit. With recheck, SQLite re-checks label terms and
-// then applies the OFFSET.
+// (-1: none) and OFFSET offset. With recheck, SQLite re-checks label
+// terms and then applies the OFFSET. Rows come in pages as large as the
+// rows wanted, up to MaxTopK and the session's memory limit; a limit that
+// cannot hold minTopKPage rows (or the rows wanted, if fewer) refuses the
+// query before anything is allocated.
 func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
 	k := &c.tk
 	sess := c.t.session.engine()
 	sess.Release(&k.held)
 	k.on, k.pos = true, 0
+	const maxInt = 1<<63 - 1
+	want, skip := int64(-1), offset // rows wanted (-1: all), rows to skip here
+	if limit >= 0 && offset <= maxInt-limit && (!recheck || c.labelsExact()) {
+		want = limit + offset
+	}
 	if recheck {
-		if limit >= 0 && offset <= 1<<63-1-limit && c.labelsExact() {
-			limit += offset
-		} else {
-			limit = -1 // every row of the plan, for SQLite to filter
-		}
-		offset = 0
+		skip = 0 // SQLite skips the OFFSET after its re-check
 	}
-	if limit < 0 {
-		limit = 1<<63 - 1
+	if sel := c.plan.SelectedRows(); want < 0 || want > sel {
+		want = sel
 	}
+	k.left = want - skip
 	b := sess.Budget(c.t.qualified)
-	rows := c.plan.SelectedRows() // the heap's size: LIMIT + OFFSET at most
-	if limit < rows && offset < rows-limit {
-		rows = limit + offset
-	}
-	err := b.Need("ORDER BY value LIMIT", rows, "rows", scan.TopKEntryBytes)
+	err := b.Need("ordering chunks by their statistics", min(c.plan.ChunkCount(), 1<<20), "chunks", scan.TopKChunkBytes)
+	k.page = min(want, MaxTopK, max(b.Left()/scan.TopKEntryBytes, min(want, minTopKPage)))
 	if err == nil {
-		err = b.Need("ordering chunks by their statistics", min(c.plan.ChunkCount(), 1<<20), "chunks", scan.TopKChunkBytes)
+		err = b.Need("ORDER BY value LIMIT", k.page, "rows", scan.TopKEntryBytes)
 	}
 	if err == nil {
 		k.held = b.Hold()
-		err = k.tk.Run(&c.t.reader, sess, &c.plan, limit, offset, desc, &c.s.Stats)
+		err = k.tk.Run(&c.t.reader, sess, &c.plan, k.page, desc, &c.s.Stats)
 	}
-	if err == nil && k.tk.Len() > 0 {
-		c.s.Stats.Rows++ // the first row is current
+	for err == nil && skip > 0 && k.pos < k.tk.Len() {
+		d := min(skip, int64(k.tk.Len()-k.pos))
+		k.pos, skip = k.pos+int(d), skip-d
+		err = k.settle()
+	}
+	if err == nil {
+		err = k.settle()
 	}
 	if err != nil {
-		k.tk = scan.TopK{}
+		k.tk, k.left = scan.TopK{}, 0
 		sess.SetErr(err) // the driver returns it whole (errors.Is)
 		return err
+	}
+	if !k.eof() {
+		c.s.Stats.Rows++ // the first row is current
+	}
+	return nil
+}
+
+// settle moves past the end of a page to the next page, if rows are
+// still wanted.
+func (k *topkCursor) settle() error {
+	for k.left > 0 && k.pos >= k.tk.Len() {
+		more, err := k.tk.More(k.page)
+		if err != nil || !more {
+			return err
+		}
+		k.pos = 0
 	}
 	return nil
 }
@@ -130,18 +157,34 @@ func (c *cellsCursor) labelsExact() bool {
 	return true
 }
 
-// next moves a top-k cursor to its next row.
-func (k *topkCursor) next(st *scan.ScanStats) {
-	if k.pos < k.tk.Len() {
-		k.pos++
-		if k.pos < k.tk.Len() {
-			st.Rows++
-		}
+// topkNext moves a top-k cursor to its next row; a failure to read the
+// next page is kept for the driver, which returns it whole.
+func (c *cellsCursor) topkNext() error {
+	err := c.tk.next(&c.s.Stats)
+	if err != nil {
+		c.t.session.engine().SetErr(err)
 	}
+	return err
+}
+
+// next moves a top-k cursor to its next row.
+func (k *topkCursor) next(st *scan.ScanStats) error {
+	if k.eof() {
+		return nil
+	}
+	k.pos++
+	k.left--
+	if err := k.settle(); err != nil {
+		return err
+	}
+	if !k.eof() {
+		st.Rows++
+	}
+	return nil
 }
 
 // eof reports the end of a top-k's rows.
-func (k *topkCursor) eof() bool { return k.pos >= k.tk.Len() }
+func (k *topkCursor) eof() bool { return k.left <= 0 || k.pos >= k.tk.Len() }
 
 // column writes column col of the current top-k row: its dims and labels
 // come from its rowid.

@@ -82,8 +82,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 // Column (which carries a message to SQLite) and the following Next.
 func (c *cellsCursor) Next() error {
 	if c.tk.on {
-		c.tk.next(&c.s.Stats)
-		return nil
+		return c.topkNext()
 	}
 	return c.s.Next()
 }
@@ -92,8 +91,8 @@ func (c *cellsCursor) Next() error {
 // into the cursor instead of two.
 func (c *cellsCursor) Step() (bool, error) {
 	if c.tk.on {
-		c.tk.next(&c.s.Stats)
-		return c.tk.eof(), nil
+		err := c.topkNext()
+		return c.tk.eof(), err
 	}
 	return c.s.Step()
 }

@@ -355,3 +355,30 @@ func noNegZero(rows []string) []string {
 	}
 	return out
 }
+
+// TestTopK_pagesUnderMemLimit: a LIMIT SQLite cannot see while planning
+// (here -1, or a label term the plan cannot honour exactly) gets rows in
+// pages the memory limit can hold, each page one pass over the chunks
+// that can hold its rows; the rows are those of SQLite's sort.
+func TestTopK_pagesUnderMemLimit(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"x": writeRamp(t, 5000, 100)})
+	sess.MemLimit = 40000 // about 1600 rows a page
+	for _, q := range []string{
+		"SELECT rowid, value FROM x.r ORDER BY value DESC LIMIT -1",
+		"SELECT rowid, value FROM x.r ORDER BY value DESC LIMIT -1 OFFSET 2500",
+		"SELECT rowid, value FROM x.r WHERE d0 >= 1000 ORDER BY value LIMIT -1 OFFSET 10",
+		"SELECT rowid, value FROM x.r WHERE rowid % 3 = 0 ORDER BY value DESC LIMIT 2000",
+	} {
+		sess.TakeScans()
+		got := rowsOf(t, db, q)
+		scans := sess.TakeScans()
+		want := rowsOf(t, db, strings.Replace(strings.Replace(q, "ORDER BY value", "ORDER BY +value", 1), " LIMIT", ", rowid LIMIT", 1))
+		if !slices.Equal(got, want) || len(got) == 0 {
+			t.Fatalf("%s: %d rows, want %d", q, len(got), len(want))
+		}
+		// Later pages skip the chunks that lie wholly before them.
+		if strings.Contains(q, "LIMIT -1") && (!isTopK(t, db, q) || scans[0].ChunksSkipped == 0) {
+			t.Errorf("%s: top-k %v, stats %+v: want several pages", q, isTopK(t, db, q), scans[0])
+		}
+	}
+}

@@ -20,14 +20,30 @@ import (
 // and skipped once they cannot hold an element that would enter the
 // heap. The result is exact: ties are broken by ascending rowid, NaN
 // reads as NULL (first ascending, last descending, as SQLite sorts).
+//
+// Rows come in pages: Run computes the best rows of the selection, More
+// the next best after the last row of the previous page, so that a large
+// or unknown LIMIT, or rows that SQLite filters further, are served in
+// order with memory bounded by the page.
 // A TopK is reused across Filter calls; it is not safe for concurrent use.
 type TopK struct {
 	dt   array.DType
 	flip uint64     // 0, or all ones for DESC (see topk_key.go)
 	zero uint64     // the key of a float zero, xored with flip
 	heap []topEntry // worst entry on top while collecting; then the result
-	n    int        // heap capacity: LIMIT + OFFSET, at most the selection
-	res  []topEntry // the result, past the offset, best first
+	n    int        // heap capacity: the page size, at most the selection
+	res  []topEntry // the page, best first
+
+	// Paging: the source, plan and counters of the pages, the last row of
+	// the previous page (rows up to it are excluded), and whether the
+	// selection is exhausted.
+	r      *Reader
+	sess   *Session
+	plan   *planner.Plan
+	st     *ScanStats
+	after  topEntry
+	resume bool
+	done   bool
 
 	ev     cellsEvictor // hands back the pages of a large plan's chunks
 	chunks int64        // the plan's chunks, for ev
@@ -55,6 +71,7 @@ type topEntry struct {
 type chunkBound struct {
 	id, minRow int64
 	best       uint64
+	worst      uint64 // the worst key it may hold (paging skips chunks before the page)
 	empty      bool
 }
 
@@ -86,22 +103,46 @@ func (t *TopK) Value(i int) (Num, bool) {
 	return keyValue(t.dt, t.res[i].k^t.flip)
 }
 
-// Run computes the top n+offset rows of plan (already reset, not empty
-// or empty) read through r, keeping the rows past offset. n+offset is
-// capped at the plan's selected rows; the caller has budgeted that many
-// entries (TopKEntryBytes each) and the chunk list (TopKChunkBytes per
-// planned chunk that has statistics). Chunks read and skipped are counted
-// in st.
-func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64, desc bool, st *ScanStats) error {
+// Run computes the first page, the best page rows of plan (already
+// reset; it must stay unchanged while pages are asked for), read through
+// r. page is capped at the plan's selected rows; the caller has budgeted
+// that many entries (TopKEntryBytes each) and the chunk list
+// (TopKChunkBytes per planned chunk that has statistics). Chunks read and
+// skipped are counted in st.
+func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, page int64, desc bool, st *ScanStats) error {
 	in := r.a.Info()
 	t.dt, t.flip, t.rank = in.DType, 0, in.Rank()
 	if desc {
 		t.flip = ^uint64(0)
 	}
 	t.zero = floatKey(0) ^ t.flip
+	t.r, t.sess, t.plan, t.st = r, sess, plan, st
+	t.resume, t.done = false, false
+	return t.page(page)
+}
+
+// More replaces the page by the next page rows after it; false when the
+// selection holds no more.
+func (t *TopK) More(page int64) (bool, error) {
+	if t.done || len(t.res) == 0 {
+		t.res, t.done = nil, true
+		return false, nil
+	}
+	t.after, t.resume = t.res[len(t.res)-1], true
+	if err := t.page(page); err != nil {
+		return false, err
+	}
+	return len(t.res) > 0, nil
+}
+
+// page computes one page of at most n rows.
+func (t *TopK) page(n int64) error {
+	r, sess, plan, st := t.r, t.sess, t.plan, t.st
+	in := r.a.Info()
 	t.heap, t.res, t.order = t.heap[:0], nil, t.order[:0]
-	total := min(satAdd(n, offset), plan.SelectedRows())
-	if n <= 0 || total <= 0 || offset >= plan.SelectedRows() || plan.Empty() {
+	total := min(n, plan.SelectedRows())
+	if total <= 0 || plan.Empty() {
+		t.done = true
 		return nil
 	}
 	t.n = int(total)
@@ -153,22 +194,15 @@ func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, n, offset int64
 	slices.SortFunc(t.heap, func(a, b topEntry) int {
 		return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.row, b.row))
 	})
-	if offset < int64(len(t.heap)) {
-		t.res = t.heap[offset:]
-	}
+	t.res, t.done = t.heap, len(t.heap) < t.n
 	return nil
-}
-
-// satAdd is a+b for non-negative a and b, saturated at MaxInt64.
-func satAdd(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return 1<<63 - 1
 }
 
 // excluded reports whether no element of chunk c can enter the heap.
 func (t *TopK) excluded(c *chunkBound) bool {
+	if t.resume && c.worst < t.after.k {
+		return true // every element sorts before the page
+	}
 	if len(t.heap) < t.n {
 		return false
 	}
@@ -189,7 +223,7 @@ func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
 		// Statistics that do not count every element (bounds from a file
 		// that stores no NULL count, say) bound nothing here: the chunk
 		// may hold NULLs, or values outside [Min, Max] if Count is 0.
-		b.best = 0
+		b.best, b.worst = 0, ^uint64(0)
 		if s.Count > 0 && t.flip != 0 {
 			b.best = ^numKey(t.dt, s.Max)
 		}
@@ -201,6 +235,18 @@ func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
 		b.best = numKey(t.dt, s.Min)
 	default:
 		b.best = ^numKey(t.dt, s.Max)
+	}
+	if s.Count+s.Nulls == elems {
+		switch {
+		case t.flip == 0 && s.Count > 0:
+			b.worst = numKey(t.dt, s.Max)
+		case t.flip == 0:
+			b.worst = 0 // NULLs only
+		case s.Nulls > 0:
+			b.worst = ^uint64(0) // NULL, last descending
+		default:
+			b.worst = ^numKey(t.dt, s.Min)
+		}
 	}
 	return b
 }

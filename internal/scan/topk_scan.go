@@ -80,6 +80,9 @@ func (t *TopK) offer(keys []uint64, row int64, data []byte, off int64) {
 	h := t.heap
 	i := 0
 	for ; i < len(keys) && len(h) < t.n; i++ {
+		if t.before(keys[i], row+int64(i)) {
+			continue
+		}
 		h = append(h, t.entry(keys[i], row+int64(i), data, off+int64(i)))
 		siftUp(h, len(h)-1)
 	}
@@ -87,7 +90,7 @@ func (t *TopK) offer(keys []uint64, row int64, data []byte, off int64) {
 		top := h[0]
 		for ; i < len(keys); i++ {
 			k := keys[i]
-			if k > top.k || k == top.k && row+int64(i) > top.row {
+			if k > top.k || k == top.k && row+int64(i) > top.row || t.before(k, row+int64(i)) {
 				continue
 			}
 			h[0] = t.entry(k, row+int64(i), data, off+int64(i))
@@ -129,8 +132,10 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	}
 	i := int64(0)
 	for ; i < m && len(t.heap) < t.n; i++ {
-		t.heap = append(t.heap, t.entry(floatKey(load(off+i))^t.flip, row+i, data, off+i))
-		siftUp(t.heap, len(t.heap)-1)
+		if k := floatKey(load(off+i)) ^ t.flip; !t.before(k, row+i) {
+			t.heap = append(t.heap, t.entry(k, row+i, data, off+i))
+			siftUp(t.heap, len(t.heap)-1)
+		}
 	}
 	if i == m {
 		return
@@ -145,7 +150,7 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 			continue
 		}
 		k := floatKey(v) ^ t.flip
-		if top := h[0]; k > top.k || k == top.k && row+i > top.row {
+		if top := h[0]; k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) {
 			continue
 		}
 		h[0] = t.entry(k, row+i, data, off+i)
@@ -159,6 +164,12 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 func (t *TopK) worstFloat() (float64, bool) {
 	v, null := keyValue(t.dt, t.heap[0].k^t.flip)
 	return v.F, !null
+}
+
+// before reports whether (k, row) sorts at or before the last row of the
+// previous page: rows already served.
+func (t *TopK) before(k uint64, row int64) bool {
+	return t.resume && (k < t.after.k || k == t.after.k && row <= t.after.row)
 }
 
 // worse orders heap entries: a sorts after b.

@@ -23,7 +23,7 @@ func topRows(t *testing.T, r scan.Reader, cons []planner.Constraint, n, offset i
 	}
 	var tk scan.TopK
 	var st scan.ScanStats
-	if err := tk.Run(&r, scan.NewSession(nil), &plan, n, offset, desc, &st); err != nil {
+	if err := tk.Run(&r, scan.NewSession(nil), &plan, n+offset, desc, &st); err != nil {
 		t.Fatal(err)
 	}
 	var rows []int64
@@ -32,9 +32,57 @@ func topRows(t *testing.T, r scan.Reader, cons []planner.Constraint, n, offset i
 		if null || v.F != float64(tk.Row(i)) {
 			t.Fatalf("row %d: rowid %d value %v", i, tk.Row(i), v)
 		}
-		rows = append(rows, tk.Row(i))
+		if int64(i) >= offset {
+			rows = append(rows, tk.Row(i))
+		}
 	}
 	return rows, st
+}
+
+// TestTopK_pages: pages of 3 rows give every selected row in order.
+func TestTopK_pages(t *testing.T) {
+	src := openFake(t, fakeHeader{Shape: []int64{10, 7}, Chunk: []int64{3, 4}})
+	r := scan.NewReader(src.Arrays()[0], "main.a", 0)
+	in := r.Array().Info()
+	geom, err := planner.NewGeometry(in.Shape, in.ChunkShape, in.Labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan planner.Plan
+	if err := plan.Reset(geom, []planner.Constraint{{Target: planner.Dim(1), Op: planner.OpGE, Value: int64(3)}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, desc := range []bool{false, true} {
+		var tk scan.TopK
+		var st scan.ScanStats
+		if err := tk.Run(&r, scan.NewSession(nil), &plan, 3, desc, &st); err != nil {
+			t.Fatal(err)
+		}
+		var got, want []int64
+		for pages := 0; ; pages++ {
+			for i := range tk.Len() {
+				got = append(got, tk.Row(i))
+			}
+			more, err := tk.More(3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !more {
+				break
+			}
+		}
+		for id := int64(0); id < 70; id++ {
+			if id%7 >= 3 {
+				want = append(want, id)
+			}
+		}
+		if desc {
+			slices.Reverse(want)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("desc %v: pages gave %v, want %v", desc, got, want)
+		}
+	}
 }
 
 // TestTopK reads in-place and decoded chunks, keeps their statistics,
