@@ -15,9 +15,9 @@ import (
 
 // idxNum bits of a top-k plan (beside those of plan.go).
 const (
-	idxTopK = 1 << (iota + 3) // ORDER BY value consumed: rows come from scan.TopK
-	idxDesc                   // the top-k is descending
-	idxRecheck                // SQLite re-checks label terms, then applies the OFFSET
+	idxTopK    = 1 << (iota + 3) // ORDER BY value consumed: rows come from scan.TopK
+	idxDesc                      // the top-k is descending
+	idxRecheck                   // SQLite re-checks label terms, then applies the OFFSET
 )
 
 // MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal
