@@ -23,8 +23,8 @@ const (
 // MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal
 // or a bound parameter), that a top-k takes; above it the query is
 // planned as before (a scan, sorted by SQLite). A LIMIT SQLite cannot see
-// while planning (LIMIT -1, an expression) is checked against the memory
-// limit when the query runs.
+// while planning (LIMIT -1, an expression) is served in pages of at most
+// MaxTopK rows (see startTopK).
 const MaxTopK = 1 << 20
 
 // topK reports whether the query is a top-k the table answers exactly:
@@ -40,7 +40,7 @@ const MaxTopK = 1 << 20
 // OFFSET itself (it always applies the LIMIT): the top-k then emits the
 // best LIMIT + OFFSET rows of the plan when the plan selects exactly the
 // rows whose labels match (planner.Plan.Honoured), and every row of the
-// plan, sorted, when it does not.
+// plan in order, page by page, when it does not.
 func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset int) (ok, desc bool) {
 	ob := info.OrderBy
 	if !exact || limit < 0 || !info.Constraints[limit].Usable || offset >= 0 && !info.Constraints[offset].Usable {
@@ -53,7 +53,7 @@ func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset in
 	if v := info.Constraints[limit].RHS; v != nil {
 		k, isInt := v.(int64)
 		if !isInt || k < 0 || k > MaxTopK {
-			return false, false // LIMIT -1 is no limit: nothing to bound the heap by
+			return false, false // a LIMIT too large for one page: SQLite sorts
 		}
 		n = k
 	}
