@@ -11,9 +11,8 @@ import (
 	"github.com/tetsql/tetsql/planner"
 )
 
-// TopK answers "ORDER BY value [DESC], rowid LIMIT n OFFSET m" over the
-// selection of a plan without sorting it: a heap keeps the best n+m
-// elements seen. Chunks without statistics are read first, in plan order,
+// TopK answers "ORDER BY value [DESC], rowid LIMIT n" over the selection
+// of a plan without sorting it: a heap keeps the best n elements seen. Chunks without statistics are read first, in plan order,
 // and their statistics are computed with the fold kernels and kept (so
 // that the next query can skip them); then the chunks with statistics are
 // visited best bound first (largest max for DESC, smallest min for ASC)
