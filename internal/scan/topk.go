@@ -76,7 +76,7 @@ const TopKEntryBytes = 24
 
 // TopKChunkBytes is what one chunk with statistics costs while a top-k
 // orders the chunks (for a memory budget).
-const TopKChunkBytes = 32
+const TopKChunkBytes = 40
 
 // Len is the number of result rows.
 func (t *TopK) Len() int { return len(t.res) }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"reflect"
 
 	"github.com/tetsql/tetsql/array"
 )
@@ -93,5 +94,15 @@ func TestKeysOrderAsSQLite(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTopKBudgetSizes: the sizes a top-k budgets are those of its slices.
+func TestTopKBudgetSizes(t *testing.T) {
+	if s := reflect.TypeFor[topEntry]().Size(); s != TopKEntryBytes {
+		t.Errorf("topEntry is %d bytes, TopKEntryBytes %d", s, TopKEntryBytes)
+	}
+	if s := reflect.TypeFor[chunkBound]().Size(); s != TopKChunkBytes {
+		t.Errorf("chunkBound is %d bytes, TopKChunkBytes %d", s, TopKChunkBytes)
 	}
 }
