@@ -3,8 +3,8 @@ package scan
 import (
 	"math"
 	"math/rand/v2"
-	"testing"
 	"reflect"
+	"testing"
 
 	"github.com/tetsql/tetsql/array"
 )
