@@ -13,7 +13,7 @@ import (
 // above 2^63-1, TEXT for labels. It is on the per-row path: no
 // allocation, no value boxed into an interface.
 func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
-	if c.tk.on {
+	if c.topk {
 		return c.topkColumn(r, col)
 	}
 	if err := c.s.Err(); err != nil {

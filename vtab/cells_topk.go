@@ -69,7 +69,6 @@ func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset in
 
 // topkCursor is the state of a cells cursor serving a top-k plan.
 type topkCursor struct {
-	on   bool // the current Filter is a top-k
 	tk   scan.TopK
 	pos  int   // current row in the page
 	left int64 // rows still to emit, the current one included
@@ -88,10 +87,13 @@ const minTopKPage = 1024
 // cannot hold minTopKPage rows (or the rows wanted, if fewer) refuses the
 // query before anything is allocated.
 func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
-	k := &c.tk
+	if c.tk == nil {
+		c.tk = new(topkCursor)
+	}
+	k := c.tk
 	sess := c.t.session.engine()
 	sess.Release(&k.held)
-	k.on, k.pos = true, 0
+	c.topk, k.pos = true, 0
 	const maxInt = 1<<63 - 1
 	want, skip := int64(-1), offset // rows wanted (-1: all), rows to skip here
 	if limit >= 0 && offset <= maxInt-limit && (!recheck || c.labelsExact()) {
@@ -189,7 +191,7 @@ func (k *topkCursor) eof() bool { return k.left <= 0 || k.pos >= k.tk.Len() }
 // column writes column col of the current top-k row: its dims and labels
 // come from its rowid.
 func (c *cellsCursor) topkColumn(r *sqlitevt.Result, col int) error {
-	k, t := &c.tk, c.t
+	k, t := c.tk, c.t
 	i := k.pos
 	if col == t.valueCol {
 		v, null := k.tk.Value(i)

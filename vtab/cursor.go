@@ -19,7 +19,8 @@ type cellsCursor struct {
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
 	vterms []scan.ValueTerm // value terms, to skip chunks by cached statistics
-	tk     topkCursor       // the rows of a top-k plan (cells_topk.go)
+	topk   bool             // this Filter is a top-k: rows come from tk
+	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -27,7 +28,7 @@ type cellsCursor struct {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.s.Begin()
-	c.tk.on = false
+	c.topk = false
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {
@@ -81,7 +82,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 // Next moves to the next row. A read error is kept and reported through
 // Column (which carries a message to SQLite) and the following Next.
 func (c *cellsCursor) Next() error {
-	if c.tk.on {
+	if c.topk {
 		return c.topkNext()
 	}
 	return c.s.Next()
@@ -90,7 +91,7 @@ func (c *cellsCursor) Next() error {
 // Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
 // into the cursor instead of two.
 func (c *cellsCursor) Step() (bool, error) {
-	if c.tk.on {
+	if c.topk {
 		err := c.topkNext()
 		return c.tk.eof(), err
 	}
@@ -100,7 +101,7 @@ func (c *cellsCursor) Step() (bool, error) {
 // Eof reports the end of rows; after a read error it stays false so that
 // SQLite asks for a column and receives the error message.
 func (c *cellsCursor) Eof() bool {
-	if c.tk.on {
+	if c.topk {
 		return c.tk.eof()
 	}
 	return c.s.Eof()
@@ -109,7 +110,7 @@ func (c *cellsCursor) Eof() bool {
 // Rowid is the element's global row-major index.
 func (c *cellsCursor) Rowid() (int64, error) {
 	panicPoint("xRowid")
-	if c.tk.on {
+	if c.topk {
 		return c.tk.tk.Row(c.tk.pos), nil
 	}
 	return c.s.Rowid(), c.s.Err()
@@ -118,7 +119,9 @@ func (c *cellsCursor) Rowid() (int64, error) {
 // Close records the scan's statistics and unpins the source.
 func (c *cellsCursor) Close() error {
 	panicPoint("xClose")
-	c.t.session.engine().Release(&c.tk.held)
+	if c.tk != nil {
+		c.t.session.engine().Release(&c.tk.held)
+	}
 	c.s.Close() // records the statistics on the session
 	if c.s.Started() {
 		c.t.conn.record(c.s.Stats)
