@@ -49,6 +49,11 @@ func (t *cellsTable) topK(info *sqlitevt.IndexInfo, exact bool, limit, offset in
 	if len(ob) == 0 || len(ob) > 2 || ob[0].Column != t.valueCol || len(ob) == 2 && (ob[1].Column != -1 || ob[1].Desc) {
 		return false, false
 	}
+	for _, c := range info.Constraints {
+		if c.Column == t.valueCol && c.ArgIndex >= 0 {
+			return false, false // value terms: scan.TopK does not apply them (yet), whoever consumes them
+		}
+	}
 	n := int64(0)
 	if v := info.Constraints[limit].RHS; v != nil {
 		k, isInt := v.(int64)
@@ -87,6 +92,9 @@ const minTopKPage = 1024
 // cannot hold minTopKPage rows (or the rows wanted, if fewer) refuses the
 // query before anything is allocated.
 func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
+	if len(c.vterms) > 0 {
+		return fmt.Errorf("tet: %s: internal error: a top-k plan with value terms", c.t.qualified)
+	}
 	if c.tk == nil {
 		c.tk = new(topkCursor)
 	}
