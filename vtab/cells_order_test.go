@@ -113,7 +113,7 @@ func TestRowOrder_consumedOnlyWhenTheScanEmitsIt(t *testing.T) {
 	for _, c := range cases {
 		for _, s := range sets {
 			q := fmt.Sprintf(c.q, "f."+s.spec.Name)
-			plan := planOf(t, db, q)
+			plan := queryPlan(t, db, q)
 			sorts := strings.Contains(plan, "USE TEMP B-TREE FOR")
 			if want := !(c.sorted && (s.spec.Name == "one" || c.both)); sorts != want {
 				t.Errorf("%s: SQLite sorts %v, want %v:\n%s", q, sorts, want, plan)

@@ -110,8 +110,8 @@ func makeTopkFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 
 var idxNumRe = regexp.MustCompile(`INDEX (\d+):`)
 
-// planOf is the EXPLAIN QUERY PLAN of q, one detail per line.
-func planOf(t *testing.T, db *sql.DB, q string, args ...any) string {
+// queryPlan is the EXPLAIN QUERY PLAN of q, one detail per line.
+func queryPlan(t *testing.T, db *sql.DB, q string, args ...any) string {
 	t.Helper()
 	var out []string
 	for _, r := range rowsOf(t, db, "EXPLAIN QUERY PLAN "+q, args...) {
@@ -124,7 +124,7 @@ func planOf(t *testing.T, db *sql.DB, q string, args ...any) string {
 // isTopK reports whether the plan of q is a top-k (idxNum bit 8).
 func isTopK(t *testing.T, db *sql.DB, q string, args ...any) bool {
 	t.Helper()
-	m := idxNumRe.FindStringSubmatch(planOf(t, db, q, args...))
+	m := idxNumRe.FindStringSubmatch(queryPlan(t, db, q, args...))
 	if m == nil {
 		return false
 	}
@@ -306,8 +306,8 @@ func TestTopK_fallbacks(t *testing.T) {
 		"SELECT value FROM x.r ORDER BY value COLLATE NOCASE LIMIT 3",
 		"SELECT value FROM x.r ORDER BY -value LIMIT 3",
 	} {
-		if isTopK(t, db, q) || !strings.Contains(planOf(t, db, q), "TEMP B-TREE FOR ORDER BY") {
-			t.Errorf("%s: planned as a top-k:\n%s", q, planOf(t, db, q))
+		if isTopK(t, db, q) || !strings.Contains(queryPlan(t, db, q), "TEMP B-TREE FOR ORDER BY") {
+			t.Errorf("%s: planned as a top-k:\n%s", q, queryPlan(t, db, q))
 		}
 	}
 	for _, q := range []string{
@@ -316,8 +316,8 @@ func TestTopK_fallbacks(t *testing.T) {
 		"SELECT value FROM x.r ORDER BY value LIMIT ?",
 		"SELECT value FROM x.r ORDER BY value LIMIT -1", // the whole selection, within the memory limit
 	} {
-		if !isTopK(t, db, q, 3) || strings.Contains(planOf(t, db, q, 3), "TEMP B-TREE") {
-			t.Errorf("%s: not planned as a top-k:\n%s", q, planOf(t, db, q, 3))
+		if !isTopK(t, db, q, 3) || strings.Contains(queryPlan(t, db, q, 3), "TEMP B-TREE") {
+			t.Errorf("%s: not planned as a top-k:\n%s", q, queryPlan(t, db, q, 3))
 		}
 	}
 	// SQLite plans with a bound LIMIT's value.

@@ -23,8 +23,8 @@ func sqlCmp(a Num, an bool, b Num, bn bool) int {
 	return CmpNum(a, b)
 }
 
-// emittedOf is the value the cells table emits for element i of data.
-func emittedOf(dt array.DType, data []byte, i int) (Num, bool) {
+// sqlValueOf is the value the cells table emits for element i of data.
+func sqlValueOf(dt array.DType, data []byte, i int) (Num, bool) {
 	switch {
 	case dt.IsFloat():
 		f := dt.Float64(data, i)
@@ -71,12 +71,12 @@ func TestKeysOrderAsSQLite(t *testing.T) {
 		keys := make([]uint64, n)
 		encodeKeys(dt, data, 0, keys, 0)
 		for i := range n {
-			vi, ni := emittedOf(dt, data, i)
+			vi, ni := sqlValueOf(dt, data, i)
 			if v, null := keyValue(dt, keys[i]); null != ni || !null && CmpNum(v, vi) != 0 {
 				t.Fatalf("%s element %x: key %x decodes to %v %v, want %v %v", dt, data[i*size:(i+1)*size], keys[i], v, null, vi, ni)
 			}
 			for j := range n {
-				vj, nj := emittedOf(dt, data, j)
+				vj, nj := sqlValueOf(dt, data, j)
 				want := sqlCmp(vi, ni, vj, nj)
 				got := 0
 				if keys[i] < keys[j] {
