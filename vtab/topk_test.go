@@ -238,9 +238,9 @@ func TestTopK_differential(t *testing.T) {
 	}
 }
 
-// writeRamp writes a 1-d f32 array of n elements in chunks of c whose
+// writeTopkRamp writes a 1-d f32 array of n elements in chunks of c whose
 // values are their indices.
-func writeRamp(t testing.TB, n, c int64) string {
+func writeTopkRamp(t testing.TB, n, c int64) string {
 	path := filepath.Join(t.TempDir(), "ramp.tet")
 	w, err := tetcore.Create(path)
 	if err != nil {
@@ -266,7 +266,7 @@ func writeRamp(t testing.TB, n, c int64) string {
 // chunk (and keeps their statistics), the second only those that can
 // hold a result row.
 func TestTopK_skipsChunksOnceStatisticsExist(t *testing.T) {
-	db, sess := openDB(t, map[string]string{"x": writeRamp(t, 1000, 100)})
+	db, sess := openDB(t, map[string]string{"x": writeTopkRamp(t, 1000, 100)})
 	q := "SELECT rowid, value FROM x.r ORDER BY value DESC LIMIT 3"
 	first := rowsOf(t, db, q)
 	if s := sess.TakeScans()[0]; s.ChunksDecoded != 10 || s.ChunksSkipped != 0 || s.Rows != 3 {
@@ -294,7 +294,7 @@ func TestTopK_skipsChunksOnceStatisticsExist(t *testing.T) {
 // TestTopK_fallbacks: ORDER BY forms and LIMITs the top-k does not take
 // are planned as before (SQLite sorts), with the same rows.
 func TestTopK_fallbacks(t *testing.T) {
-	db, sess := openDB(t, map[string]string{"x": writeRamp(t, 1000, 100)})
+	db, sess := openDB(t, map[string]string{"x": writeTopkRamp(t, 1000, 100)})
 	for _, q := range []string{
 		"SELECT value FROM x.r ORDER BY value LIMIT 2000000",
 		"SELECT value FROM x.r ORDER BY value, d0 DESC LIMIT 3",
@@ -361,7 +361,7 @@ func noNegZero(rows []string) []string {
 // pages the memory limit can hold, each page one pass over the chunks
 // that can hold its rows; the rows are those of SQLite's sort.
 func TestTopK_pagesUnderMemLimit(t *testing.T) {
-	db, sess := openDB(t, map[string]string{"x": writeRamp(t, 5000, 100)})
+	db, sess := openDB(t, map[string]string{"x": writeTopkRamp(t, 5000, 100)})
 	sess.MemLimit = 40000 // about 1600 rows a page
 	for _, q := range []string{
 		"SELECT rowid, value FROM x.r ORDER BY value DESC LIMIT -1",
