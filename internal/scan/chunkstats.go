@@ -20,8 +20,9 @@ type ChunkStat struct {
 }
 
 // ChunkStats holds the statistics of the chunks of one array that an
-// aggregate folded whole, for the life of the source, so that value
-// predicates on the cells table can skip chunks that cannot match.
+// aggregate folded whole or a value-filtered scan read, for the life of
+// the source (shared by every connection), so that value predicates can
+// skip chunks that cannot match.
 type ChunkStats struct {
 	mu sync.RWMutex
 	m  map[int64]ChunkStat
@@ -40,8 +41,8 @@ func (c *ChunkStats) has(id int64) bool {
 	return ok
 }
 
-// put records the fold of a whole chunk.
-func (c *ChunkStats) put(id int64, s fold.Stats) {
+// put records the fold of a whole chunk and returns its statistics.
+func (c *ChunkStats) put(id int64, s fold.Stats) ChunkStat {
 	st := ChunkStat{Count: s.Count(), Nulls: s.NullCount()}
 	if st.Count > 0 {
 		st.Min, st.Max = emitted(s.IntMin, s.Min), emitted(s.IntMax, s.Max)
@@ -51,6 +52,7 @@ func (c *ChunkStats) put(id int64, s fold.Stats) {
 		c.m[id] = st
 	}
 	c.mu.Unlock()
+	return st
 }
 
 func (c *ChunkStats) reset() {

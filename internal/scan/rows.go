@@ -37,7 +37,10 @@ func (c *CellScan) Next() error {
 			return nil
 		}
 		if c.step() {
-			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+			if (c.rowFilter || c.check) && !c.keep() {
+				if c.err != nil {
+					return nil
+				}
 				continue
 			}
 			c.countRow()
@@ -46,8 +49,11 @@ func (c *CellScan) Next() error {
 		if !c.crossChunk() {
 			return nil
 		}
-		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+		if !(c.rowFilter || c.check) || c.keep() {
 			c.countRow()
+			return nil
+		}
+		if c.err != nil {
 			return nil
 		}
 	}
@@ -177,7 +183,10 @@ func (c *CellScan) advance() bool {
 			return false
 		}
 		if c.step() {
-			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+			if (c.rowFilter || c.check) && !c.keep() {
+				if c.err != nil {
+					return false
+				}
 				continue
 			}
 			return true
@@ -185,8 +194,11 @@ func (c *CellScan) advance() bool {
 		if !c.crossChunk() {
 			return false
 		}
-		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+		if !(c.rowFilter || c.check) || c.keep() {
 			return true
+		}
+		if c.err != nil {
+			return false
 		}
 	}
 }
@@ -208,12 +220,35 @@ func (c *CellScan) crossChunk() bool {
 		c.checkEnd()
 		return false
 	}
-	c.ch = c.it.Chunk()
-	if err := c.load(); err != nil {
-		c.fail(err)
+	for {
+		c.ch = c.it.Chunk()
+		if err := c.load(); err != nil {
+			c.fail(err)
+			return false
+		}
+		if c.ch != nil {
+			return true
+		}
+		if !c.nextChunk() { // the chunk's statistics excluded it
+			c.eof = true
+			c.checkEnd()
+			return false
+		}
+	}
+}
+
+// keep reports whether the current position passes the rowid filter
+// and, in a chunk whose elements are tested, the value terms; it is
+// false with err set when the element could not be read.
+func (c *CellScan) keep() bool {
+	if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
 		return false
 	}
-	return true
+	if !c.check {
+		return true
+	}
+	vals, i, ok := c.Value()
+	return ok && c.vf.passes(vals, i)
 }
 
 // wrapTable prefixes err with the table.
