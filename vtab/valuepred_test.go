@@ -215,9 +215,13 @@ func TestValuePredicates_matchSQLite(t *testing.T) {
 // negZero renders -0 as SQLite's native tables store it: 0.
 func negZero(rows []string) []string {
 	for i, r := range rows {
-		if strings.HasSuffix(r, "|-0") {
-			rows[i] = strings.TrimSuffix(r, "-0") + "0"
+		f := strings.Split(r, "|")
+		for j := range f {
+			if f[j] == "-0" {
+				f[j] = "0"
+			}
 		}
+		rows[i] = strings.Join(f, "|")
 	}
 	return rows
 }
