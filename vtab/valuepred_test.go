@@ -289,3 +289,26 @@ func TestValuePredicates_skipChunksOnSecondScan(t *testing.T) {
 		}
 	}
 }
+
+// TestValuePredicates_longRows: one chunk of 30000 elements, longer than
+// the run of values a scan copies out of a mapped file at once: the
+// passing elements are found across those runs.
+func TestValuePredicates_longRows(t *testing.T) {
+	db, _ := openDB(t, map[string]string{"f": writeRamp(t, 30000, 30000)})
+	for _, tc := range []struct{ where, want string }{
+		{"value > 20000.5", "9990"},
+		{"value BETWEEN 8190 AND 8195", "6"},
+		{"value > 8190 AND value < 8193", "2"},
+		{"value >= 16383 AND value <= 16385", "3"},
+		{"value > 29998", "1"},
+		{"value < 1.5", "1"},
+	} {
+		if got := rowsOf(t, db, "SELECT count(*) FROM f.r WHERE "+tc.where); got[0] != tc.want {
+			t.Errorf("WHERE %s: %v, want %s", tc.where, got, tc.want)
+		}
+	}
+	got := rowsOf(t, db, "SELECT rowid FROM f.r WHERE value > 8190 AND value < 24578 AND rowid % 8192 < 2 LIMIT 3 OFFSET 1")
+	if strings.Join(got, ",") != "8193,16384,16385" {
+		t.Errorf("LIMIT/OFFSET across runs: %v", got)
+	}
+}

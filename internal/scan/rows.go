@@ -240,8 +240,15 @@ func (c *CellScan) crossChunk() bool {
 // keep reports whether the current position passes the rowid filter
 // and, in a chunk whose elements are tested, the value terms; it is
 // false with err set when the element could not be read.
+//
+// Without a rowid filter it moves along the current row (the selected
+// positions along the last axis) to its first passing element, one
+// typed loop over the row's values (nextPassing).
 func (c *CellScan) keep() bool {
-	if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+	if !c.rowFilter {
+		return c.nextPassing()
+	}
+	if c.rowid < c.rlo || c.rowid >= c.rhi {
 		return false
 	}
 	if !c.check {
@@ -249,6 +256,39 @@ func (c *CellScan) keep() bool {
 	}
 	vals, i, ok := c.Value()
 	return ok && c.vf.passes(vals, i)
+}
+
+// nextPassing moves from the current position along its row to the
+// first element that passes the value terms; when none does it stops on
+// the row's last element and reports false (the caller steps on).
+func (c *CellScan) nextPassing() bool {
+	last := c.last
+	for left := c.ch.Hi[last] - c.local[last]; left > 0; {
+		vals, i, ok := c.Value()
+		if !ok {
+			return false
+		}
+		n := min(left, c.vend-c.off) // elements of the row in vals
+		k := int64(c.vf.find(vals, i, int(n)))
+		if k == n {
+			k = n - 1 // stop on the last one looked at
+		}
+		c.local[last] += k
+		c.off += k
+		c.rowid += k
+		left -= k
+		if k < n-1 || c.vf.passes(vals, i+int(k)) {
+			return true
+		}
+		if left == 1 {
+			return false
+		}
+		c.local[last]++ // past the failing one, into the next run of vals
+		c.off++
+		c.rowid++
+		left--
+	}
+	return false
 }
 
 // wrapTable prefixes err with the table.

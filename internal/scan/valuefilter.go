@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/tetsql/tetsql/array"
@@ -191,4 +192,45 @@ func (f *valueFilter) addInt(op planner.Op, a Num) {
 	if empty {
 		f.ilo, f.ihi = 1, 0
 	}
+}
+
+// find returns the offset from i of the first of the n elements of vals
+// from i on that passes, or n when none does: one typed loop per call,
+// so that a scan crosses failing elements without a call per element.
+func (f *valueFilter) find(vals []byte, i, n int) int {
+	lo, hi := f.flo, f.fhi
+	switch f.dt {
+	case array.F32:
+		b := vals[4*i : 4*(i+n)]
+		for k := 0; k < n; k++ {
+			x := float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:])))
+			if x >= lo && x <= hi {
+				return k
+			}
+		}
+		return n
+	case array.F64:
+		b := vals[8*i : 8*(i+n)]
+		for k := 0; k < n; k++ {
+			x := math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:]))
+			if x >= lo && x <= hi {
+				return k
+			}
+		}
+		return n
+	case array.I16, array.I32, array.I64, array.U8, array.U16, array.U32, array.I8:
+		ilo, ihi, dt := f.ilo, f.ihi, f.dt
+		for k := 0; k < n; k++ {
+			if x := dt.Int64(vals, i+k); x >= ilo && x <= ihi {
+				return k
+			}
+		}
+		return n
+	}
+	for k := 0; k < n; k++ {
+		if f.passes(vals, i+k) {
+			return k
+		}
+	}
+	return n
 }
