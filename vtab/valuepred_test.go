@@ -228,7 +228,7 @@ func negZero(rows []string) []string {
 
 // writeRamp writes one f32 dataset "r" of n elements in chunks of c whose
 // value is the element's index (so chunk k holds [k·c, (k+1)·c)), with
-// NaN at every index divisible by 1000.
+// NaN at every index divisible by 1000, and a footer (dim names).
 func writeRamp(t *testing.T, n, c int64) string {
 	t.Helper()
 	b := make([]byte, 4*n)
@@ -244,7 +244,7 @@ func writeRamp(t *testing.T, n, c int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddDataset(tetcore.DatasetSpec{Name: "r", DType: tetcore.F32, Shape: []int64{n}, ChunkShape: []int64{c}}); err != nil {
+	if err := w.AddDataset(tetcore.DatasetSpec{Name: "r", DType: tetcore.F32, Shape: []int64{n}, ChunkShape: []int64{c}, DimNames: []string{"d0"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.WriteDataset(b); err != nil {

@@ -222,12 +222,12 @@ func (c *CellScan) read(id int64) (Chunk, error) {
 }
 
 // skip reports whether chunk id cannot hold a row matching the value
-// terms, by the statistics an aggregate kept for it.
+// terms, by its statistics (computed earlier or from the file).
 func (c *CellScan) skip(id int64) bool {
 	if len(c.terms) == 0 {
 		return false
 	}
-	st, ok := c.r.a.stats.Get(id)
+	st, ok := c.r.a.ChunkStat(id)
 	return ok && Excludes(st, c.terms)
 }
 

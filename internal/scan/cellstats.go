@@ -17,11 +17,16 @@ import (
 // moves on); otherwise c.check tells whether its elements need testing
 // one by one (not when the statistics prove every element passes).
 func (c *CellScan) chunkTest(ch *Chunk) (excluded bool, err error) {
-	st, ok := c.r.a.stats.Get(c.ch.ID)
-	if !ok {
-		if st, err = c.chunkStat(ch); err != nil {
+	st, ok := c.r.a.ChunkStat(c.ch.ID)
+	if !ok || st.FromFile {
+		now, err := c.chunkStat(ch)
+		if err != nil {
 			return false, err
 		}
+		if ok {
+			c.r.a.checkZone(st, now)
+		}
+		st = now
 	}
 	if Excludes(st, c.terms) {
 		return true, nil

@@ -17,6 +17,9 @@ const maxCachedChunks = 1 << 20
 type ChunkStat struct {
 	Min, Max     Num
 	Count, Nulls int64
+	// FromFile marks statistics read from the format's zone map, not yet
+	// checked against the chunk's elements (see Array.ChunkStat).
+	FromFile bool
 }
 
 // ChunkStats holds the statistics of the chunks of one array that an
@@ -26,6 +29,9 @@ type ChunkStat struct {
 type ChunkStats struct {
 	mu sync.RWMutex
 	m  map[int64]ChunkStat
+	// zonesBad is set once a zone map of the array disagreed with the
+	// chunk it describes: the format's statistics are not used again.
+	zonesBad bool
 }
 
 // Get returns the statistics of chunk id, if an aggregate folded it.

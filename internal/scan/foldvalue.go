@@ -24,7 +24,7 @@ func (f *folder) skipChunk(id int64) bool {
 	if len(f.spec.Terms) == 0 {
 		return false
 	}
-	st, ok := f.r.a.stats.Get(id)
+	st, ok := f.r.a.ChunkStat(id)
 	return ok && Excludes(st, f.spec.Terms)
 }
 
@@ -33,15 +33,19 @@ func (f *folder) skipChunk(id int64) bool {
 // skipping it, folding it whole and folding its passing elements.
 func (f *folder) foldValues(w *work, data []byte, r int) error {
 	a := f.r.a
-	st, ok := a.stats.Get(w.id)
-	if !ok {
+	st, ok := a.ChunkStat(w.id)
+	if !ok || st.FromFile {
 		n := int64(len(data)) / int64(a.Info().DType.Size())
 		ext := []int64{n}
 		s, err := fold.FoldBox(a.Info().DType, data, ext, []int64{0}, ext)
 		if err != nil {
 			return fmt.Errorf("tet: %s: chunk %d: %w", f.r.table, w.id, err)
 		}
-		st = a.stats.put(w.id, s)
+		now := a.stats.put(w.id, s)
+		if ok {
+			a.checkZone(st, now)
+		}
+		st = now
 	}
 	switch {
 	case Excludes(st, f.spec.Terms):
