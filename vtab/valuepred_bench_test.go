@@ -54,6 +54,7 @@ func BenchmarkValuePredicate(b *testing.B) {
 	for _, bc := range []struct{ name, q string }{
 		{"cells_count_gt_300", "SELECT count(*) FROM f.t WHERE value > 300"},
 		{"cells_count_gt_330", "SELECT count(*) FROM f.t WHERE value > 330"},
+		{"cells_group_by_time_gt_300", "SELECT sum(n) FROM (SELECT time, count(*) AS n FROM f.t WHERE value > 300 GROUP BY time)"},
 		{"agg_count_gt_300", "SELECT count FROM f.t_agg WHERE value > 300"},
 		{"agg_by_time_gt_300", "SELECT sum(count) FROM f.t_agg('time') WHERE value > 300"},
 	} {

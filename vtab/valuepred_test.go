@@ -307,6 +307,24 @@ func TestValuePredicates_longRows(t *testing.T) {
 			t.Errorf("WHERE %s: %v, want %s", tc.where, got, tc.want)
 		}
 	}
+	// _agg folds the passing elements of the chunk in pieces (longer
+	// than its scratch buffer), grouped and not.
+	var n, sum int64
+	for i := int64(8191); i < 24578; i++ {
+		if i%1000 != 0 {
+			n, sum = n+1, sum+i
+		}
+	}
+	want := fmt.Sprintf("%d|%d", n, sum)
+	if got := rowsOf(t, db, "SELECT count, CAST(sum AS INTEGER) FROM f.r_agg WHERE value > 8190 AND value < 24578"); got[0] != want {
+		t.Errorf("_agg: %v, want %s", got, want)
+	}
+	if got := rowsOf(t, db, "SELECT count(*), CAST(sum(value) AS INTEGER) FROM f.r WHERE value > 8190 AND value < 24578"); got[0] != want {
+		t.Errorf("cells: %v, want %s", got, want)
+	}
+	if got := rowsOf(t, db, "SELECT sum(count), count(*) FROM f.r_agg('d0') WHERE value > 8190 AND value < 24578"); got[0] != fmt.Sprintf("%d|%d", n, n) {
+		t.Errorf("_agg by d0: %v, want %d groups of 1", got, n)
+	}
 	got := rowsOf(t, db, "SELECT rowid FROM f.r WHERE value > 8190 AND value < 24578 AND rowid % 8192 < 2 LIMIT 3 OFFSET 1")
 	if strings.Join(got, ",") != "8193,16384,16385" {
 		t.Errorf("LIMIT/OFFSET across runs: %v", got)

@@ -85,7 +85,8 @@ func (f *folder) foldPassing(w *work, data []byte, r int) error {
 // foldBoxPassing walks one sub-box row by row (rows along the last
 // axis), gathering the passing elements of consecutive positions of one
 // group into the scratch buffer and folding it into that group whenever
-// the group changes or the buffer fills.
+// the group changes or the buffer fills. A row whose last axis is not
+// grouped is gathered by one typed loop (valueFilter.gather).
 func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRank]int64, base int64) error {
 	dt := f.r.a.Info().DType
 	size := int64(dt.Size())
@@ -110,7 +111,25 @@ func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRa
 			g += stride[d] * (pos[d] - lo[d])
 		}
 		gs := stride[last]
-		for i := lo[last]; i < hi[last]; i, off, g = i+1, off+1, g+gs {
+		if gs == 0 { // the whole row goes to group g: gather it in bulk
+			if g != f.group {
+				if err := f.flush(); err != nil {
+					return err
+				}
+				f.group = g
+			}
+			for i := lo[last]; i < hi[last]; {
+				if f.pending == scratchElems {
+					if err := f.flush(); err != nil {
+						return err
+					}
+				}
+				k := min(hi[last]-i, int64(scratchElems-f.pending))
+				f.pending += f.vf.gather(f.scratch[int64(f.pending)*size:], data, int(off), int(k))
+				i, off = i+k, off+k
+			}
+		}
+		for i := lo[last]; gs != 0 && i < hi[last]; i, off, g = i+1, off+1, g+gs {
 			if !f.vf.passes(data, int(off)) {
 				continue
 			}

@@ -234,3 +234,48 @@ func (f *valueFilter) find(vals []byte, i, n int) int {
 	}
 	return n
 }
+
+// gather copies the elements among the n of src from element off on
+// that pass into dst (room for n elements), in order, and returns how
+// many: the typed loop of a fold's partial chunks. Each element is
+// written and the count advanced only when it passes, which keeps the
+// loop free of unpredictable branches.
+func (f *valueFilter) gather(dst, src []byte, off, n int) int {
+	m := 0
+	switch f.dt {
+	case array.F32:
+		lo, hi := f.flo, f.fhi
+		s := src[4*off : 4*(off+n)]
+		d := dst[:4*n]
+		for k := 0; k < n; k++ {
+			u := binary.LittleEndian.Uint32(s[4*k:])
+			x := float64(math.Float32frombits(u))
+			binary.LittleEndian.PutUint32(d[4*m:], u)
+			if x >= lo && x <= hi {
+				m++
+			}
+		}
+		return m
+	case array.F64:
+		lo, hi := f.flo, f.fhi
+		s := src[8*off : 8*(off+n)]
+		d := dst[:8*n]
+		for k := 0; k < n; k++ {
+			u := binary.LittleEndian.Uint64(s[8*k:])
+			x := math.Float64frombits(u)
+			binary.LittleEndian.PutUint64(d[8*m:], u)
+			if x >= lo && x <= hi {
+				m++
+			}
+		}
+		return m
+	}
+	size := f.dt.Size()
+	for k := 0; k < n; k++ {
+		if f.passes(src, off+k) {
+			copy(dst[m*size:(m+1)*size], src[(off+k)*size:])
+			m++
+		}
+	}
+	return m
+}
