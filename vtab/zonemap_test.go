@@ -104,3 +104,28 @@ func TestZoneMaps_lyingMapDropped(t *testing.T) {
 		t.Errorf("decoded=%d skipped=%d, want every chunk read once the maps are dropped", s.ChunksDecoded, s.ChunksSkipped)
 	}
 }
+
+// TestZoneMaps_tetpyFile: the zone maps tet-py wrote into the interop
+// fixture skip chunks on the first scan; the dataset with a _FillValue
+// uses none (tet-py counts -9999 as a null), so -9999 is still found.
+func TestZoneMaps_tetpyFile(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"m": "../testdata/interop/metadata.tet"})
+	for _, tc := range []struct {
+		q, want          string
+		decoded, skipped int64
+	}{
+		{`SELECT count(*) FROM m."climate/pressure" WHERE value < 600`, "1", 1, 1},   // chunk 0 holds 1013.25 and 850
+		{`SELECT count(*) FROM m.flat WHERE value > 20`, "1", 1, 1},                  // 10, -20, 30 | -40
+		{`SELECT value FROM m."climate/temperature" WHERE value < 0`, "-9999", 4, 0}, // no zone map used
+		{`SELECT count FROM m."climate/pressure_agg" WHERE value > 2000`, "0", 0, 2}, // nothing read
+	} {
+		got := rowsOf(t, db, tc.q)
+		if len(got) != 1 || got[0] != tc.want {
+			t.Fatalf("%s: %v, want %s", tc.q, got, tc.want)
+		}
+		s := sess.TakeScans()[0]
+		if s.ChunksDecoded != tc.decoded || s.ChunksSkipped != tc.skipped {
+			t.Errorf("%s: decoded=%d skipped=%d, want %d %d", tc.q, s.ChunksDecoded, s.ChunksSkipped, tc.decoded, tc.skipped)
+		}
+	}
+}
