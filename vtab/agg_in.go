@@ -23,8 +23,9 @@ type inTerm struct {
 }
 
 // InListColumn implements sqlitevt.InLister: IN lists on dim and label
-// columns are read whole.
-func (t *aggTable) InListColumn(col int) bool { return col >= 0 && col < t.first }
+// columns are read whole, and on the value column too, so that one is
+// refused (addValueTerm) rather than run once per listed value.
+func (t *aggTable) InListColumn(col int) bool { return col >= 0 && col < t.first || col == t.valueCol }
 
 // inIndices returns the indices of axis tg.Axis that equal one of vals,
 // planning each value as "tg = v" so that the semantics are those of a

@@ -67,6 +67,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 	case col == t.byCol:
 		r.Value(c.by)
 		return nil
+	case col == t.valueCol:
+		r.Null() // an input column: it holds nothing in the output rows
+		return nil
 	}
 	s := &c.groups[c.g]
 	// optional writes a float result, NULL when there is none or it is NaN.

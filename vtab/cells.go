@@ -180,10 +180,13 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			continue
 		}
 		if op, ok := mapOp(c.Op); ok && c.Usable && c.Column == t.valueCol {
-			// Only skips chunks by cached statistics; SQLite still checks.
-			c.ArgIndex = len(parts)
+			// The scan evaluates the term exactly as SQLite would (the
+			// column has numeric affinity: see newValueTerm).
+			c.ArgIndex, c.Omit = len(parts), !NoOmit
 			parts = append(parts, "v"+opNames[op])
-			allOmitted = false
+			if NoOmit {
+				allOmitted = false
+			}
 			continue
 		}
 		tg, ok1 := t.target(c.Column)

@@ -23,8 +23,8 @@ import (
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
 // dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
-// "v<op>" for the value column (used only to skip chunks by cached
-// statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
+// "v<op>" for the value column (evaluated by the scan, which also skips
+// chunks by their statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
 // = < <= > >=.
 const (
 	idxConstraints = 1 << iota
