@@ -28,6 +28,7 @@ type Conn struct {
 	snap      *snapshot     // the state ResetSession restores (reset.go)
 	pragmaSet *atomic.Bool  // a PRAGMA was given a value since the snapshot (reset.go); nil in safe mode
 	noRewrite bool          // aggregate queries run as written, never on an _agg companion (route.go)
+	routes    *routeCache   // the rewrites of recent statements (route.go)
 }
 
 // Scans returns the statistics of the cells scans finished on this

@@ -26,19 +26,69 @@ func (c *Conn) routed(ctx context.Context, q string) string {
 	if c.guard != nil {
 		defer c.guard.take() // the catalog's statements refused nothing the caller ran
 	}
+	fp, err := c.schemaFingerprint(ctx)
+	if err != nil {
+		return q
+	}
+	if c.routes == nil || c.routes.fingerprint != fp || len(c.routes.m) >= maxRoutes {
+		c.routes = &routeCache{fingerprint: fp, m: map[string]string{}}
+	}
+	if rw, ok := c.routes.m[q]; ok {
+		if rw == "" {
+			return q
+		}
+		return rw
+	}
 	rw, ok := route.Rewrite(q, func(schema, name string) (route.Table, bool) {
 		return c.cellsTable(ctx, schema, name)
 	})
+	if ok {
+		if s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, rw); err != nil {
+			c.session.TakeError()
+			rw, ok = "", false
+		} else {
+			s.Close()
+		}
+	}
+	if ctx.Err() == nil {
+		c.routes.m[q] = rw
+	}
 	if !ok {
 		return q
 	}
-	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, rw)
-	if err != nil {
-		c.session.TakeError()
-		return q
-	}
-	s.Close()
 	return rw
+}
+
+// routeCache remembers the rewrites of a connection's statements for one
+// state of its schemas: a statement run again (in a loop, or prepared
+// by database/sql for each call) costs a map lookup and the fingerprint.
+type routeCache struct {
+	fingerprint string
+	m           map[string]string // statement → its rewrite, "" = none
+}
+
+// maxRoutes bounds a connection's route cache; a full cache starts over.
+const maxRoutes = 256
+
+// schemaFingerprint identifies the state of the connection's schemas:
+// the attached databases, and the schema versions of main and temp (the
+// attached files' schemas change only as tetsql attaches them). A table
+// created or dropped that could change what a name resolves to changes
+// it, and with it every cached rewrite is forgotten.
+func (c *Conn) schemaFingerprint(ctx context.Context) (string, error) {
+	rows, err := c.query(ctx, `SELECT group_concat(name || ':' || seq, ',') FROM pragma_database_list`)
+	if err != nil || len(rows) != 1 {
+		return "", fmt.Errorf("tetsql: schema fingerprint: %w", err)
+	}
+	fp, _ := rows[0][0].(string)
+	for _, s := range []string{"main", "temp"} {
+		v, err := c.query(ctx, `PRAGMA `+s+`.schema_version`)
+		if err != nil || len(v) != 1 {
+			return "", fmt.Errorf("tetsql: schema fingerprint: %w", err)
+		}
+		fp += fmt.Sprintf(";%s=%v", s, v[0][0])
+	}
+	return fp, nil
 }
 
 // mayRoute is a cheap test that q could be an aggregate over one table.
