@@ -82,6 +82,9 @@ func (c *Conn) schemaFingerprint(ctx context.Context) (string, error) {
 	}
 	fp, _ := rows[0][0].(string)
 	for _, s := range []string{"main", "temp"} {
+		if s == "temp" && !strings.Contains(","+fp, ",temp:") {
+			continue // asking would create the temp schema, which then shows in PRAGMA database_list
+		}
 		v, err := c.query(ctx, `PRAGMA `+s+`.schema_version`)
 		if err != nil || len(v) != 1 {
 			return "", fmt.Errorf("tetsql: schema fingerprint: %w", err)
