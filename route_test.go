@@ -270,3 +270,26 @@ func diffRows(got, want [][]any) string {
 	}
 	return ""
 }
+
+// TestAggRewrite_followsSchema: a rewrite cached for a statement is
+// forgotten when a temp object starts shadowing the table it named.
+func TestAggRewrite_followsSchema(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	path := writeRouteFile(t, rng, []routeSet{{"f", tetcore.F32, []int64{4, 4, 5}, []bool{false, false, false}}})
+	_, conn := openConn(t, path)
+	ctx := context.Background()
+	var n int64
+	for _, want := range []int64{80, 1} {
+		if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM f").Scan(&n); err != nil || n != want {
+			t.Fatalf("count(*) = %d (%v), want %d", n, err, want)
+		}
+		if want == 80 {
+			if !aggScanned(t, conn) {
+				t.Fatal("count(*) over the cells table did not go to _agg")
+			}
+			if _, err := conn.ExecContext(ctx, "CREATE TEMP VIEW f AS SELECT 1 AS value"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
