@@ -11,6 +11,11 @@ type Estimate struct {
 	Selected int64
 	// Chunks is the number of chunks expected to be read.
 	Chunks int64
+	// Axis is, per axis, the number of indices expected to be selected
+	// (the factors of Selected; with a rowid equality, 1 on every axis).
+	// An aggregate grouped by some axes has the product of theirs as its
+	// number of output rows.
+	Axis [MaxRank]int64
 }
 
 // rangeFactor is how much one range bound (<, <=, >, >=) shrinks its axis
@@ -62,8 +67,10 @@ func (g *Geometry) Estimate(cs []Constraint) Estimate {
 		chunk := g.chunk[d]
 		if rowEq {
 			e.Rows *= min(chunk, g.shape[d])
+			e.Axis[d] = 1
 			continue
 		}
+		e.Axis[d] = s[d]
 		n := s[d]/chunk + min(s[d]%chunk, 1)
 		n = min(n, g.grid[d])
 		rows, ok := mulNonNeg(n, chunk)

@@ -48,9 +48,17 @@ func TestEstimate(t *testing.T) {
 			planner.Estimate{Rows: full, Selected: full, Chunks: 16 * 16 * 4}},
 	}
 	for _, tc := range tests {
-		if got := g.Estimate(tc.cs); got != tc.want {
+		got := g.Estimate(tc.cs)
+		// Axis holds the factors of Selected.
+		if n := got.Axis[0] * got.Axis[1] * got.Axis[2]; n != got.Selected {
+			t.Errorf("%s: axis counts %v multiply to %d, selected %d", tc.name, got.Axis[:3], n, got.Selected)
+		}
+		if got.Axis = [planner.MaxRank]int64{}; got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+	if e := g.Estimate([]planner.Constraint{c(planner.Dim(0), planner.OpEQ), c(planner.Label(2), planner.OpLT)}); e.Axis[0] != 1 || e.Axis[1] != 4096 || e.Axis[2] != 100 {
+		t.Errorf("axis counts %v, want [1 4096 100] (an unsorted label range prunes nothing)", e.Axis[:3])
 	}
 	// The BestIndex estimate of an equality agrees with the Filter-time plan.
 	p, _ := g.NewPlan([]planner.Constraint{{Target: planner.Dim(0), Op: planner.OpEQ, Value: int64(1000)},
