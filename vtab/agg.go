@@ -82,11 +82,11 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !isBinary(c) {
+		if !c.Usable || !ok1 || !ok2 || !t.labelUsable(tg, c) {
 			continue
 		}
 		c.ArgIndex, c.Omit = len(parts), true
-		parts = append(parts, encodeTarget(tg)+opNames[op])
+		parts = append(parts, t.encode(tg)+opNames[op])
 		cons = append(cons, planner.Constraint{Target: tg, Op: op})
 	}
 	info.IdxNum, info.IdxStr = idxConstraints, strings.Join(parts, ",")
