@@ -168,6 +168,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
+	var at []int // index in info.Constraints of each of cons
 	allOmitted := true
 	limit, offset := -1, -1
 	for i := range info.Constraints {
@@ -204,7 +205,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			allOmitted = false
 		}
 		parts = append(parts, t.encode(tg)+opNames[op])
-		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
 	idxNum := 0
 	if len(parts) > 0 {
@@ -224,7 +225,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			idxNum |= idxOffset
 		}
 	}
-	est := t.geom.Estimate(cons)
+	est := t.estimate(info, at, cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")
 	info.EstimatedRows = max(est.Selected, 1)
 	info.EstimatedCost = float64(est.Rows) + float64(est.Chunks)*chunkCost + 1

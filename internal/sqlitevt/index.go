@@ -35,6 +35,7 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 	idx := (*lib.Sqlite3_index_info)(cptr(pInfo))
 	n := int(idx.FnConstraint)
 	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags)}
+	info.rhs = func(i int) (Value, bool) { return rhsValue(tls, pInfo, i) }
 	if n > 0 {
 		cons := unsafe.Slice((*lib.Tsqlite3_index_constraint)(cptr(idx.FaConstraint)), n)
 		info.Constraints = make([]Constraint, n)
@@ -105,6 +106,23 @@ func collation(tls *libc.TLS, pInfo uintptr, i int) string {
 		}
 	}
 	return s
+}
+
+// rhsValue is sqlite3_vtab_rhs_value: the right-hand value of constraint
+// i, when SQLite has it while planning.
+func rhsValue(tls *libc.TLS, pInfo uintptr, i int) (Value, bool) {
+	const ptr = int(unsafe.Sizeof(uintptr(0)))
+	pp := tls.Alloc(ptr) // the out-parameter, in C memory
+	defer tls.Free(ptr)
+	*(*uintptr)(cptr(pp)) = 0
+	if lib.Xsqlite3_vtab_rhs_value(tls, pInfo, int32(i), pp) != lib.SQLITE_OK {
+		return nil, false
+	}
+	v := *(*uintptr)(cptr(pp))
+	if v == 0 {
+		return nil, false
+	}
+	return goValue(tls, v), true
 }
 
 // xUpdate refuses a change: tables here are read-only.
