@@ -227,6 +227,30 @@ func TestNumericLabels_matchNativeTable(t *testing.T) {
 	}
 	run := func(q string) []string { return rowsOf(t, db, q) }
 	cols := "rowid, lat, lon, lev, ens, lat_label, lon_label, lev_label, ens_label, value"
+	// Bound arguments of every Go type the driver passes.
+	args := []any{int64(45), 45.0, 44.5, "45", " 45.0 ", "abc", nil, []byte("45"), math.Copysign(0, -1), int64(850), 850.0, "0.5", 1.5}
+	for _, col := range []string{"lat_label", "lev_label", "ens_label", "lon_label"} {
+		for _, op := range append(sqlOps, "IN") {
+			for _, v := range args {
+				term := col + " " + op + " ?"
+				if op == "IN" {
+					term = col + " IN (?, 30, 2.0)"
+				}
+				q := fmt.Sprintf("SELECT %s FROM %%s WHERE %s ORDER BY rowid", cols, term)
+				got := rowsOf(t, db, fmt.Sprintf(q, "x.f"), v)
+				want := rowsOf(t, db, fmt.Sprintf(q, "n_f"), v)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s with %T %v: %d rows, native %d", term, v, v, len(got), len(want))
+				}
+				aq := "SELECT count, sum FROM %s WHERE " + term
+				got = rowsOf(t, db, fmt.Sprintf(aq, "x.i_agg"), v)
+				want = rowsOf(t, db, fmt.Sprintf(strings.Replace(aq, "count, sum", "count(value), sum(value)", 1), "n_i"), v)
+				if !slices.Equal(got, want) && !(len(got) == 0 && slices.Equal(want, []string{"0|<nil>"})) {
+					t.Fatalf("_agg %s with %T %v: %v, native %v", term, v, v, got, want)
+				}
+			}
+		}
+	}
 	for range 600 {
 		w := numWhere(rng)
 		for _, tbl := range []string{"f", "i"} {
@@ -280,6 +304,10 @@ func TestNumericLabels_pushdown(t *testing.T) {
 	}
 	shuffled := slices.Clone(lons)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	halves := make([]string, 360)
+	for i := range halves {
+		halves[i] = strconv.Itoa(i / 2) // 0 0 1 1 …: ordered, not strictly
+	}
 	path := filepath.Join(t.TempDir(), "grid.tet")
 	w, err := tetcore.Create(path)
 	if err != nil {
@@ -288,12 +316,13 @@ func TestNumericLabels_pushdown(t *testing.T) {
 	for _, sp := range []tetcore.DatasetSpec{
 		{Name: "g", DType: tetcore.F32, Shape: []int64{180, 360}, ChunkShape: []int64{10, 30}, DimNames: []string{"lat", "lon"}, Labels: [][]string{lats, lons}},
 		{Name: "s", DType: tetcore.F32, Shape: []int64{180, 360}, ChunkShape: []int64{10, 30}, DimNames: []string{"lat", "lon"}, Labels: [][]string{lats, shuffled}},
+		{Name: "d", DType: tetcore.F32, Shape: []int64{180, 360}, ChunkShape: []int64{10, 30}, DimNames: []string{"lat", "lon"}, Labels: [][]string{lats, halves}},
 	} {
 		if err := w.AddDataset(sp); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for range 2 {
+	for range 3 {
 		if err := w.WriteDataset(make([]byte, 180*360*4)); err != nil {
 			t.Fatal(err)
 		}
@@ -311,10 +340,15 @@ func TestNumericLabels_pushdown(t *testing.T) {
 		{"SELECT count(*) FROM x.g WHERE lat_label > 79 AND lon_label >= '330'", 2, 330},
 		{"SELECT count(*) FROM x.g WHERE lat_label = -0.5 AND lon_label IN (3, 100, 100.5)", 2, 2},
 		{"SELECT count(*) FROM x.g WHERE lat_label = 0", 0, 0},
+		// Consumed exactly, so LIMIT is consumed too: the scan stops early.
+		{"SELECT value FROM x.g WHERE lat_label < 0 AND lon_label >= 100 LIMIT 5", 1, 5},
 		{"SELECT count(*) FROM x.g WHERE lat_label < 'abc' AND lat_label >= 89", 12, 360},
 		{"SELECT count(*) FROM x.g WHERE lat_label > 'abc'", 0, 0},
 		{"SELECT count(*) FROM x.g WHERE lat_label >= NULL", 0, 0},
 		{"SELECT count, mean FROM x.g_agg WHERE lat_label BETWEEN -20 AND -10.5", 12, 1},
+		// Repeated, ordered labels: still one exact range.
+		{"SELECT count(*) FROM x.d WHERE lat_label < -80 AND lon_label BETWEEN 15 AND 29.5", 1, 300},
+		{"SELECT count(*) FROM x.d WHERE lat_label < -80 AND lon_label = 100", 1, 20},
 		// Unordered labels: equality is exact, a range decodes its hull.
 		{"SELECT count(*) FROM x.s WHERE lat_label > 79.5 AND lon_label = 7", 1, 10},
 		{"SELECT count(*) FROM x.s WHERE lat_label > 79.5 AND lon_label < 2", -1, -1},
