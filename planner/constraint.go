@@ -53,7 +53,7 @@ type Kind uint8
 // Target kinds.
 const (
 	KindDim   Kind = iota + 1 // an axis's INTEGER index column
-	KindLabel                 // an axis's TEXT <dim>_label column
+	KindLabel                 // an axis's <dim>_label column (TEXT, or numeric: see LabelType)
 	KindRowID                 // rowid, the global row-major element index
 )
 

@@ -44,6 +44,7 @@
 //
 // # Labels
 //
+// This section is about TEXT label axes; numeric ones follow below.
 // Label equality is exact when the label is unique on its axis. When a label
 // occurs more than once, equality narrows the box to the span between its
 // first and last occurrence and is reported not honoured (SQLite re-checks);

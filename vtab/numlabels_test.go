@@ -369,3 +369,47 @@ func TestNumericLabels_pushdown(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLabelNumber_matchesSQLite: a label read as a number has the
+// value SQLite gives the same text in a REAL or INTEGER column.
+func TestParseLabelNumber_matchesSQLite(t *testing.T) {
+	t.Parallel()
+	db, _ := openDB(t, nil)
+	rng := rand.New(rand.NewPCG(7, 7))
+	digits := func(n int) string {
+		b := []byte{byte('1' + rng.IntN(9))}
+		for range n - 1 {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		return string(b)
+	}
+	labels := []string{"0", "-0.0", "9223372036854775807", "-9223372036854775808", "1e-400", "1.7976931348623157e308",
+		"4.9e-324", "0.1", "89.75", "2.5e+2", "1E-3", "9007199254740993.0"}
+	for range 300 {
+		s := digits(1 + rng.IntN(18))
+		if rng.IntN(2) == 0 {
+			s += "." + digits(1+rng.IntN(17))
+		}
+		if rng.IntN(3) == 0 {
+			s += fmt.Sprintf("e%d", rng.IntN(40)-20)
+		}
+		if rng.IntN(2) == 0 {
+			s = "-" + s
+		}
+		labels = append(labels, s)
+	}
+	for _, s := range labels {
+		i, f, isInt, ok := planner.ParseLabelNumber(s)
+		if !ok {
+			t.Fatalf("%q not read as a number", s)
+		}
+		var got any = f
+		q := "SELECT CAST(? AS REAL)"
+		if isInt {
+			got, q = i, "SELECT CAST(? AS INTEGER)"
+		}
+		if want := rowsOf(t, db, q, s); !slices.Equal(want, []string{fmt.Sprint(got)}) {
+			t.Errorf("%q: %v, SQLite %v", s, got, want)
+		}
+	}
+}
