@@ -35,7 +35,6 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 	idx := (*lib.Sqlite3_index_info)(cptr(pInfo))
 	n := int(idx.FnConstraint)
 	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags)}
-	info.rhs = func(i int) (Value, bool) { return rhsValue(tls, pInfo, i) }
 	if n > 0 {
 		cons := unsafe.Slice((*lib.Tsqlite3_index_constraint)(cptr(idx.FaConstraint)), n)
 		info.Constraints = make([]Constraint, n)
@@ -49,6 +48,7 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			info.OrderBy = append(info.OrderBy, OrderBy{Column: int(o.FiColumn), Desc: o.Fdesc != 0})
 		}
 	}
+	info.rhs = func(i int) Value { return rhsValue(tls, pInfo, i) }
 	if err := bt.impl.BestIndex(info); err != nil {
 		return setVtabErr(tls, pVtab, err)
 	}
@@ -108,21 +108,20 @@ func collation(tls *libc.TLS, pInfo uintptr, i int) string {
 	return s
 }
 
-// rhsValue is sqlite3_vtab_rhs_value: the right-hand value of constraint
-// i, when SQLite has it while planning.
-func rhsValue(tls *libc.TLS, pInfo uintptr, i int) (Value, bool) {
+// rhsValue is the right-hand side of constraint i when SQLite knows it
+// while planning (sqlite3_vtab_rhs_value), else nil.
+func rhsValue(tls *libc.TLS, pInfo uintptr, i int) Value {
 	const ptr = int(unsafe.Sizeof(uintptr(0)))
 	pp := tls.Alloc(ptr) // the out-parameter, in C memory
 	defer tls.Free(ptr)
 	*(*uintptr)(cptr(pp)) = 0
 	if lib.Xsqlite3_vtab_rhs_value(tls, pInfo, int32(i), pp) != lib.SQLITE_OK {
-		return nil, false
+		return nil
 	}
-	v := *(*uintptr)(cptr(pp))
-	if v == 0 {
-		return nil, false
+	if v := *(*uintptr)(cptr(pp)); v != 0 {
+		return goValue(tls, v)
 	}
-	return goValue(tls, v), true
+	return nil
 }
 
 // xUpdate refuses a change: tables here are read-only.
