@@ -162,8 +162,8 @@ const chunkCost = 1000
 
 // BestIndex consumes dim, label and rowid constraints the planner can use
 // and prices the plan by the rows in the chunks expected to survive. It
-// never fails: an unusable constraint is simply left to SQLite. A label
-// term prunes only under the BINARY collation (see isBinary).
+// never fails: an unusable constraint is simply left to SQLite. A TEXT
+// label term prunes only under the BINARY collation (see isBinary).
 func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
