@@ -68,3 +68,27 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("plan %d rows %d chunks %d selected, estimate %+v", p.EstimatedRows(), p.ChunkCount(), p.SelectedRows(), e)
 	}
 }
+
+// TestPlanEstimate: terms of unknown value priced within the selection
+// of the terms whose values are known.
+func TestPlanEstimate(t *testing.T) {
+	t.Parallel()
+	g, err := planner.NewGeometry([]int64{4096, 4096, 100}, []int64{256, 256, 30}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := g.NewPlan([]planner.Constraint{{Target: planner.Dim(0), Op: planner.OpGE, Value: int64(0)},
+		{Target: planner.Dim(0), Op: planner.OpLE, Value: int64(255)}})
+	e := p.Estimate([]planner.Constraint{{Target: planner.Dim(1), Op: planner.OpEQ}})
+	want := planner.Estimate{Rows: 256 * 256 * 100, Selected: 256 * 100, Chunks: 4, Axis: [planner.MaxRank]int64{256, 1, 100}}
+	if e != want {
+		t.Errorf("y BETWEEN 0 AND 255, x = ?: %+v, want %+v", e, want)
+	}
+	if e := p.Estimate(nil); e.Selected != p.SelectedRows() || e.Rows != p.EstimatedRows() || e.Chunks != p.ChunkCount() {
+		t.Errorf("no further terms: %+v, plan %d selected %d rows %d chunks", e, p.SelectedRows(), p.EstimatedRows(), p.ChunkCount())
+	}
+	p, _ = g.NewPlan([]planner.Constraint{{Target: planner.Dim(2), Op: planner.OpGT, Value: int64(500)}})
+	if e := p.Estimate([]planner.Constraint{{Target: planner.Dim(1), Op: planner.OpEQ}}); e != (planner.Estimate{}) {
+		t.Errorf("empty plan: %+v", e)
+	}
+}

@@ -10,50 +10,48 @@ import (
 
 // Row estimates for BestIndex. SQLite orders the loops of a join by the
 // rows and cost each table reports, so both should match what the scan
-// will do: when SQLite knows every consumed term's right-hand value while
-// planning (literals: sqlite3_vtab_rhs_value), they are planned exactly
-// as Filter will plan them; otherwise the planner's heuristics
-// (planner.Geometry.Estimate) price the operators alone. Estimates never
-// change a result, only which plan SQLite picks.
+// will do. The consumed terms whose right-hand values SQLite knows while
+// planning (literals: sqlite3_vtab_rhs_value) are planned exactly as
+// Filter will plan them; the others (a join column, a subquery, an IN
+// list) are priced within that selection by the planner's heuristics
+// (planner.Geometry.Estimate). Estimates never change a result, only
+// which plan SQLite picks.
 
 // estimate prices the consumed terms cons, cons[i] being
 // info.Constraints[at[i]].
 func (t *arrayTable) estimate(info *sqlitevt.IndexInfo, at []int, cons []planner.Constraint) planner.Estimate {
-	if e, ok := t.knownEstimate(info, at, cons); ok {
-		return e
+	if len(cons) != len(at) {
+		return t.geom.Estimate(cons)
 	}
-	return t.geom.Estimate(cons)
-}
-
-// knownEstimate plans cons with their right-hand values; ok is false when
-// SQLite does not know one of them (a join column, a subquery, an IN list).
-func (t *arrayTable) knownEstimate(info *sqlitevt.IndexInfo, at []int, cons []planner.Constraint) (planner.Estimate, bool) {
-	var e planner.Estimate
-	if len(cons) == 0 || len(cons) != len(at) {
-		return e, false
-	}
-	vals := make([]planner.Constraint, 0, len(cons))
+	var known, unknown []planner.Constraint
 	for i, c := range cons {
 		v, ok := info.RHS(at[i])
 		if !ok {
-			return e, false
+			unknown = append(unknown, c)
+			continue
 		}
 		numeric := c.Target.Kind != planner.KindLabel || t.numericLabel(c.Target.Axis)
 		sp := argSpec{target: c.Target, op: c.Op, kind: 'c', numeric: numeric}
-		if cn, ok := sp.constraint(v); ok {
-			vals = append(vals, cn)
+		if cn, ok := sp.constraint(v); ok { // else the term selects every row
+			known = append(known, cn)
 		}
 	}
-	var p planner.Plan
-	if err := p.Reset(t.geom, vals); err != nil {
-		return e, false
+	if len(unknown) == len(cons) {
+		return t.geom.Estimate(cons)
 	}
-	e = planner.Estimate{Rows: p.EstimatedRows(), Selected: p.SelectedRows(), Chunks: p.ChunkCount()}
+	var p planner.Plan
+	if err := p.Reset(t.geom, known); err != nil {
+		return t.geom.Estimate(cons)
+	}
+	if len(unknown) > 0 {
+		return p.Estimate(unknown)
+	}
+	e := planner.Estimate{Rows: p.EstimatedRows(), Selected: p.SelectedRows(), Chunks: p.ChunkCount()}
 	for d := range p.Rank() {
 		lo, hi := p.Interval(d)
 		e.Axis[d] = hi - lo
 	}
-	return e, true
+	return e
 }
 
 // aggGroups estimates the output rows of an aggregate: 1 when no axis is
