@@ -140,6 +140,11 @@ func FuzzPlan(f *testing.F) {
 		if p.SelectedRows() < 0 || p.SelectedRows() > p.EstimatedRows() || p.EstimatedRows() > g.Elements() {
 			t.Fatalf("selected %d estimated %d of %d", p.SelectedRows(), p.EstimatedRows(), g.Elements())
 		}
+		// Further terms never select more than the plan's box.
+		if pe, box := p.Estimate(cs), p.Estimate(nil); pe.Rows < 0 || pe.Rows > g.Elements() || pe.Selected > pe.Rows ||
+			pe.Chunks > g.NumChunks() || pe.Selected > box.Selected || box.Selected < p.SelectedRows() {
+			t.Fatalf("plan estimate %+v (box %+v) for %d elements, plan selects %d", pe, box, g.Elements(), p.SelectedRows())
+		}
 		if small {
 			checkPlan(t, g, &p, shape, chunk, labels, cs, offset)
 			return
