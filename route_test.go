@@ -20,7 +20,7 @@ type routeSet struct {
 	name   string
 	dtype  tetcore.DType
 	shape  []int64
-	labels []bool
+	labels []int // per axis: 0 none, 1 TEXT labels, 2 numeric labels (descending REALs)
 }
 
 // writeRouteFile writes 3-d datasets of several dtypes with random
@@ -36,9 +36,15 @@ func writeRouteFile(t *testing.T, rng *rand.Rand, sets []routeSet) string {
 	for _, s := range sets {
 		spec := tetcore.DatasetSpec{Name: s.name, DType: s.dtype, Shape: s.shape, Codec: tetcore.CodecZstd,
 			ChunkShape: []int64{3, 4, 5}, DimNames: []string{"time", "lat", "lon"}, Labels: make([][]string, 3)}
-		for a, on := range s.labels {
-			if on {
+		for a, kind := range s.labels {
+			switch kind {
+			case 1:
 				spec.Labels[a] = gridLabels(fmt.Sprintf("L%d-", a), s.shape[a])
+			case 2:
+				spec.Labels[a] = make([]string, s.shape[a])
+				for i := range spec.Labels[a] {
+					spec.Labels[a][i] = fmt.Sprint(90 - 1.5*float64(i))
+				}
 			}
 		}
 		if err := w.AddDataset(spec); err != nil {
@@ -97,7 +103,7 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 	for a, d := range dims {
 		if rng.IntN(3) == 0 {
 			group = append(group, d)
-			if s.labels[a] && rng.IntN(2) == 0 {
+			if s.labels[a] != 0 && rng.IntN(2) == 0 {
 				group = append(group, d+"_label")
 			}
 		}
@@ -118,14 +124,21 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 	for range rng.IntN(4) {
 		a := rng.IntN(3)
 		col := dims[a]
-		if s.labels[a] && rng.IntN(3) == 0 {
+		if s.labels[a] != 0 && rng.IntN(3) == 0 {
 			col += "_label"
 		} else if valueTerms && rng.IntN(4) == 0 {
 			col = "value"
 		}
 		lit := func() string {
-			if strings.HasSuffix(col, "_label") {
+			if strings.HasSuffix(col, "_label") && s.labels[a] == 1 {
 				return fmt.Sprintf("'L%d-%04d'", a, rng.IntN(int(s.shape[a])+2)-1)
+			}
+			if strings.HasSuffix(col, "_label") {
+				v := 90 - 0.75*float64(rng.IntN(2*int(s.shape[a])+4)-2)
+				if rng.IntN(4) == 0 {
+					return fmt.Sprintf("'%v'", v)
+				}
+				return fmt.Sprint(v)
 			}
 			n := rng.IntN(int(s.shape[a])+4) - 2
 			if col == "value" {
@@ -170,11 +183,11 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 func TestAggRewrite_differential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 4))
 	sets := []routeSet{
-		{"f", tetcore.F32, []int64{7, 9, 11}, []bool{true, false, true}},
-		{"d", tetcore.F64, []int64{5, 8, 6}, []bool{false, true, false}},
-		{"s", tetcore.I16, []int64{4, 9, 10}, []bool{true, true, true}},
-		{"i", tetcore.I32, []int64{6, 5, 7}, []bool{false, false, false}},
-		{"b", tetcore.U8, []int64{3, 4, 12}, []bool{false, false, true}},
+		{"f", tetcore.F32, []int64{7, 9, 11}, []int{1, 2, 1}},
+		{"d", tetcore.F64, []int64{5, 8, 6}, []int{0, 2, 0}},
+		{"s", tetcore.I16, []int64{4, 9, 10}, []int{1, 1, 2}},
+		{"i", tetcore.I32, []int64{6, 5, 7}, []int{0, 0, 0}},
+		{"b", tetcore.U8, []int64{3, 4, 12}, []int{0, 0, 1}},
 	}
 	path := writeRouteFile(t, rng, sets)
 	_, on := openConn(t, path)
@@ -278,7 +291,7 @@ func diffRows(got, want [][]any) string {
 // forgotten when a temp object starts shadowing the table it named.
 func TestAggRewrite_followsSchema(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	path := writeRouteFile(t, rng, []routeSet{{"f", tetcore.F32, []int64{4, 4, 5}, []bool{false, false, false}}})
+	path := writeRouteFile(t, rng, []routeSet{{"f", tetcore.F32, []int64{4, 4, 5}, []int{0, 0, 0}}})
 	_, conn := openConn(t, path)
 	ctx := context.Background()
 	var n int64

@@ -72,7 +72,9 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
-	byUnusable := false
+	var at []int // index in info.Constraints of each of cons
+	var by any
+	byKnown, byUnusable := false, false
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		if c.Column == t.byCol {
@@ -82,6 +84,7 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			}
 			c.ArgIndex, c.Omit = len(parts), true
 			parts = append(parts, "b")
+			by, byKnown = info.RHS(i)
 			continue
 		}
 		if c.Column == t.valueCol {
@@ -99,15 +102,15 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !isBinary(c) {
+		if !c.Usable || !ok1 || !ok2 || !t.labelUsable(tg, c) {
 			continue
 		}
 		c.ArgIndex, c.Omit = len(parts), true
-		parts = append(parts, encodeTarget(tg)+opNames[op])
-		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		parts = append(parts, t.encode(tg)+opNames[op])
+		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
 	info.IdxNum, info.IdxStr = idxConstraints, strings.Join(parts, ",")
-	info.EstimatedRows = 1
+	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)
 	if byUnusable {
 		info.EstimatedCost, info.EstimatedRows = 1e300, 1<<62

@@ -57,9 +57,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
 		if k := c.keptPos(a); k >= 0 {
-			r.Text(t.info.Labels[a][c.groupIndex(k)])
+			t.writeLabel(r, a, c.groupIndex(k))
 		} else if c.fixed[a] >= 0 {
-			r.Text(t.info.Labels[a][c.fixed[a]])
+			t.writeLabel(r, a, c.fixed[a])
 		} else {
 			r.Null()
 		}

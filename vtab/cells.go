@@ -39,7 +39,8 @@ type arrayTable struct {
 
 // newArrayTable resolves the dataset of a table and returns the
 // declarations of its dim and label columns: one INTEGER column per axis,
-// then a TEXT <dim>_label column per labelled axis.
+// then a <dim>_label column per labelled axis (TEXT, or INTEGER or REAL
+// for numeric labels: labels.go).
 func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
 	src := h.Source()
 	arr, err := src.Array(a.dataset)
@@ -69,7 +70,7 @@ func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
 	for ax := range t.dims {
 		if info.Labels != nil && info.Labels[ax] != nil {
 			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(info.Labels[ax], a.session != nil && a.session.TimeLabels))
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+t.labelColumnDecl(ax, a.session != nil && a.session.TimeLabels))
 		}
 	}
 	return t, cols, nil
@@ -161,12 +162,13 @@ const chunkCost = 1000
 
 // BestIndex consumes dim, label and rowid constraints the planner can use
 // and prices the plan by the rows in the chunks expected to survive. It
-// never fails: an unusable constraint is simply left to SQLite. A label
-// term prunes only under the BINARY collation (see isBinary).
+// never fails: an unusable constraint is simply left to SQLite. A TEXT
+// label term prunes only under the BINARY collation (see isBinary).
 func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
+	var at []int // index in info.Constraints of each of cons
 	allOmitted := true
 	limit, offset := -1, -1
 	for i := range info.Constraints {
@@ -191,21 +193,22 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 ||
-			tg.Kind == planner.KindLabel && !isBinary(c) {
+		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 || !t.labelUsable(tg, c) {
 			allOmitted = false
 			continue
 		}
 		c.ArgIndex = len(parts)
 		// Dims and rowid are filtered exactly (numeric affinity is applied
-		// to TEXT values as SQLite would); label comparisons are left for
-		// SQLite to re-check, since numbers compare to TEXT by affinity.
-		c.Omit = tg.Kind != planner.KindLabel && !NoOmit
+		// to TEXT values as SQLite would), and so are numeric labels where
+		// the planner resolves them exactly; TEXT label comparisons are
+		// left for SQLite to re-check, since numbers compare to TEXT by
+		// affinity.
+		c.Omit = (tg.Kind != planner.KindLabel || t.omitLabel(tg, op)) && !NoOmit
 		if !c.Omit {
 			allOmitted = false
 		}
-		parts = append(parts, encodeTarget(tg)+opNames[op])
-		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		parts = append(parts, t.encode(tg)+opNames[op])
+		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
 	idxNum := 0
 	if len(parts) > 0 {
@@ -225,7 +228,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			idxNum |= idxOffset
 		}
 	}
-	est := t.geom.Estimate(cons)
+	est := t.estimate(info, at, cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")
 	info.EstimatedRows = max(est.Selected, 1)
 	info.EstimatedCost = float64(est.Rows) + float64(est.Chunks)*chunkCost + 1

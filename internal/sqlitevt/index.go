@@ -48,6 +48,7 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			info.OrderBy = append(info.OrderBy, OrderBy{Column: int(o.FiColumn), Desc: o.Fdesc != 0})
 		}
 	}
+	info.rhs = func(i int) Value { return rhsValue(tls, pInfo, i) }
 	if err := bt.impl.BestIndex(info); err != nil {
 		return setVtabErr(tls, pVtab, err)
 	}
@@ -105,6 +106,22 @@ func collation(tls *libc.TLS, pInfo uintptr, i int) string {
 		}
 	}
 	return s
+}
+
+// rhsValue is the right-hand side of constraint i when SQLite knows it
+// while planning (sqlite3_vtab_rhs_value), else nil.
+func rhsValue(tls *libc.TLS, pInfo uintptr, i int) Value {
+	const ptr = int(unsafe.Sizeof(uintptr(0)))
+	pp := tls.Alloc(ptr) // the out-parameter, in C memory
+	defer tls.Free(ptr)
+	*(*uintptr)(cptr(pp)) = 0
+	if lib.Xsqlite3_vtab_rhs_value(tls, pInfo, int32(i), pp) != lib.SQLITE_OK {
+		return nil
+	}
+	if v := *(*uintptr)(cptr(pp)); v != 0 {
+		return goValue(tls, v)
+	}
+	return nil
 }
 
 // xUpdate refuses a change: tables here are read-only.
