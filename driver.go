@@ -176,7 +176,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
-		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows)}
+		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite}
 	for i, h := range handles {
 		path := h.Path()
 		conn.files = append(conn.files, h.Source())

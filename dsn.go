@@ -43,6 +43,10 @@ type Config struct {
 	// into a *string as RFC 3339, not as the label's text. Off by default.
 	// The SQL meaning of the columns does not change: they stay TEXT.
 	TimeLabels bool
+	// NoAggRewrite turns off answering aggregate queries over a cells
+	// table (SELECT time, avg(value) FROM t GROUP BY time) from its _agg
+	// companion; they then run row by row through SQLite, as written.
+	NoAggRewrite bool
 	// MemLimit bounds the buffers one query may ask of tetsql (an
 	// aggregate's groups and chunk list, a metadata table's rows); 0 =
 	// the default, vtab.DefaultMemLimit (1 GiB). A query needing more
@@ -162,6 +166,12 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option time_labels=%q: want true or false", v[0])
 				}
 				cfg.TimeLabels = b
+			case "agg_rewrite":
+				b, err := strconv.ParseBool(strings.TrimSpace(v[0]))
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option agg_rewrite=%q: want true or false", v[0])
+				}
+				cfg.NoAggRewrite = !b
 			case "mem_limit":
 				n, err := ParseSize(v[0])
 				if err != nil || n < 1 {
@@ -200,7 +210,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "mem_limit", "safe", "statement_timeout", "max_rows"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "agg_rewrite", "mem_limit", "safe", "statement_timeout", "max_rows"}
 
 // ParseTimeout reads a statement time limit such as 30s, 2m or 1m30s
 // (Go duration syntax; a bare number is seconds). 0 means none and is

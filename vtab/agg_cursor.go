@@ -30,8 +30,9 @@ type aggCursor struct {
 	spans   [][]scan.ChunkSpan
 	nchunks int64
 
-	rowids  rowidBlocks // rowid blocks by row identity (agg_rowid.go)
-	rowBase int64       // this Filter's block
+	vterms  []scan.ValueTerm // value terms, evaluated by the fold (agg_value.go)
+	rowids  rowidBlocks      // rowid blocks by row identity (agg_rowid.go)
+	rowBase int64            // this Filter's block
 
 	started time.Time
 	stats   ScanStats
@@ -50,12 +51,18 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 	if err != nil || len(specs) != len(vals) {
 		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
 	}
-	c.cons = c.cons[:0]
+	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
 	var ins []inTerm
 	for i, sp := range specs {
 		v := vals[i]
 		if sp.kind == 'b' {
 			c.by = v
+			continue
+		}
+		if sp.kind == 'v' {
+			if err := c.addValueTerm(sp.op, v); err != nil {
+				return err
+			}
 			continue
 		}
 		if l, ok := v.(sqlitevt.InList); ok && sp.op == planner.OpEQ {
@@ -132,7 +139,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	spec := scan.FoldSpec{Reader: c.t.reader, Session: c.t.session.engine(), Sel: sel, Stride: stride, Groups: ngroups,
-		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left()}
+		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Terms: c.vterms}
 	groups, err := scan.Fold(&spec, &c.stats)
 	if err != nil {
 		c.t.session.setErr(err) // the driver returns it whole (errors.Is)
@@ -153,7 +160,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 func (c *aggCursor) seek() {
 	for ; c.g < len(c.groups); c.g++ {
 		s := &c.groups[c.g]
-		if len(c.kept) == 0 || s.Count()+s.NullCount() > 0 {
+		if len(c.kept) == 0 || s.Count()+s.NullCount() > 0 && (len(c.vterms) == 0 || s.Count() > 0) {
 			c.eof = false
 			c.stats.Rows++
 			return

@@ -57,15 +57,18 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
 		if k := c.keptPos(a); k >= 0 {
-			r.Text(t.info.Labels[a][c.groupIndex(k)])
+			t.writeLabel(r, a, c.groupIndex(k))
 		} else if c.fixed[a] >= 0 {
-			r.Text(t.info.Labels[a][c.fixed[a]])
+			t.writeLabel(r, a, c.fixed[a])
 		} else {
 			r.Null()
 		}
 		return nil
 	case col == t.byCol:
 		r.Value(c.by)
+		return nil
+	case col == t.valueCol:
+		r.Null() // an input column: it holds nothing in the output rows
 		return nil
 	}
 	s := &c.groups[c.g]

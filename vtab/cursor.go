@@ -18,7 +18,7 @@ type cellsCursor struct {
 	cons   []planner.Constraint
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
-	vterms []scan.ValueTerm // value terms, to skip chunks by cached statistics
+	vterms []scan.ValueTerm // value terms, evaluated exactly by the scan
 	topk   bool             // this Filter is a top-k: rows come from tk
 	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
 }
@@ -42,6 +42,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
 	var offset int64
 	remaining := int64(-1)
+	none := false // a value term no element satisfies
 	for i, sp := range c.specs {
 		v := vals[i]
 		switch sp.kind {
@@ -61,8 +62,11 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 			}
 			continue
 		case 'v':
-			if vt, ok := newValueTerm(sp.op, v); ok {
+			switch vt, k := newValueTerm(sp.op, v); k {
+			case termUse:
 				c.vterms = append(c.vterms, vt)
+			case termNone:
+				none = true
 			}
 			continue
 		}
@@ -72,6 +76,9 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	}
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+	}
+	if none {
+		remaining = 0
 	}
 	if idxNum&idxTopK != 0 {
 		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, offset, remaining)

@@ -25,9 +25,10 @@ import (
 //	5    32     SQLite re-checks label terms and applies OFFSET (idxRecheck)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
-// dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
-// "v<op>" for the value column (used only to skip chunks by cached
-// statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
+// dim column, "l<axis><op>" for a TEXT label column, "n<axis><op>" for a
+// numeric (INTEGER or REAL) label column, "r<op>" for rowid,
+// "v<op>" for the value column (evaluated by the scan, which also skips
+// chunks by their statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
 // = < <= > >=.
 const (
 	idxConstraints = 1 << iota
@@ -72,6 +73,9 @@ type argSpec struct {
 	target planner.Target
 	op     planner.Op
 	kind   byte // 'c' constraint, 'v' value term, 'L' limit, 'O' offset
+	// numeric: the target compares numerically (a numeric label column;
+	// dims and rowid always do)
+	numeric bool
 }
 
 // parseIdxStr parses a cells idxStr into its argument entries.
@@ -96,7 +100,8 @@ func parseIdxStr(s string) ([]argSpec, error) {
 			sp.kind = 'v'
 		case 'r':
 			sp.target = planner.RowID()
-		case 'd', 'l':
+			sp.numeric = true
+		case 'd', 'l', 'n':
 			i := 0
 			for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 				i++
@@ -107,9 +112,10 @@ func parseIdxStr(s string) ([]argSpec, error) {
 			}
 			rest = rest[i:]
 			sp.target = planner.Dim(axis)
-			if p[0] == 'l' {
+			if p[0] != 'd' {
 				sp.target = planner.Label(axis)
 			}
+			sp.numeric = p[0] != 'l'
 		default:
 			return nil, fmt.Errorf("tet: bad plan %q", s)
 		}
@@ -128,12 +134,12 @@ func parseIdxStr(s string) ([]argSpec, error) {
 }
 
 // constraint turns the argument v of a dim, label or rowid entry into a
-// planner constraint, converting TEXT compared with an INTEGER column as
-// SQLite's numeric affinity does; ok is false when the entry selects
-// every row (dim < 'text': every integer sorts before TEXT) and adds no
-// constraint.
+// planner constraint, converting TEXT compared with a numeric column (a
+// dim, rowid or numeric label) as SQLite's numeric affinity does; ok is
+// false when the entry selects every row (dim < 'text': every number
+// sorts before TEXT) and adds no constraint.
 func (sp argSpec) constraint(v any) (c planner.Constraint, ok bool) {
-	if sp.target.Kind != planner.KindLabel {
+	if sp.numeric {
 		var all bool
 		if v, all = numericAffinity(v, sp.op); all {
 			return c, false

@@ -76,6 +76,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.ReadAhead = o.readAhead
 	cfg.Safe = o.safe
+	cfg.NoAggRewrite = o.noAggRewrite
 	if o.timeout != "" {
 		d, err := tetsql.ParseTimeout(o.timeout)
 		if err != nil {

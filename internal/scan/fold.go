@@ -35,6 +35,9 @@ type FoldSpec struct {
 	// Free is the memory the caller's budget has left: a grouped fold
 	// runs one extra worker per set of groups it allows.
 	Free int64
+	// Terms are value terms (exact: Lo == Hi) every folded element must
+	// satisfy; chunks their statistics exclude are skipped unread.
+	Terms []ValueTerm
 }
 
 // Fold folds every chunk holding selected elements on worker goroutines
@@ -147,6 +150,9 @@ func runWorkers(spec *FoldSpec, workers int, body func(*folder) error, ev *evict
 			// panic this goroutine recovers, not the end of the process.
 			debug.SetPanicOnFault(true)
 			f := folder{spec: spec, r: spec.Reader, ev: ev, stop: &stop}
+			if len(spec.Terms) > 0 {
+				f.vf.set(spec.Reader.a.Info().DType, spec.Terms)
+			}
 			defer func() {
 				if p := recover(); p != nil {
 					errs[w] = faultError(table, path, p)

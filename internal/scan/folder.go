@@ -31,6 +31,13 @@ type folder struct {
 	rank    int
 	ferr    error
 	guarded func()
+
+	// value terms (foldvalue.go): the compiled filter, the scratch buffer
+	// of passing elements, how many it holds and their group
+	vf      valueFilter
+	scratch []byte
+	pending int
+	group   int64
 }
 
 type localRun struct{ lo, hi, pos int64 }
@@ -72,6 +79,10 @@ func (f *folder) chunk(id int64) error {
 			return nil // the box of this chunk misses the exact selection
 		}
 	}
+	if f.skipChunk(id) {
+		f.stats.ChunksSkipped++
+		return nil
+	}
 	c, err := f.r.Read(id, f.buf)
 	if err != nil {
 		return err
@@ -95,8 +106,17 @@ func (f *folder) chunk(id int64) error {
 	return f.ferr
 }
 
-// foldChunk folds the selected sub-boxes of one chunk's data.
+// foldChunk folds the selected sub-boxes of one chunk's data, only
+// their elements that pass the value terms if any.
 func (f *folder) foldChunk(w *work, data []byte, r int) error {
+	if len(f.spec.Terms) > 0 {
+		return f.foldValues(w, data, r)
+	}
+	return f.foldChunkAll(w, data, r)
+}
+
+// foldChunkAll folds every element of the selected sub-boxes.
+func (f *folder) foldChunkAll(w *work, data []byte, r int) error {
 	if f.fullChunk(w, r) {
 		return f.foldWhole(w, data, r)
 	}

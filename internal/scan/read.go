@@ -118,6 +118,7 @@ func (s *ScanStats) Count(c *Chunk) {
 // Add adds the counters of o (a worker's) to s.
 func (s *ScanStats) Add(o *ScanStats) {
 	s.ChunksDecoded += o.ChunksDecoded
+	s.ChunksSkipped += o.ChunksSkipped
 	s.CacheHits += o.CacheHits
 	s.BytesRead += o.BytesRead
 	s.BytesDecoded += o.BytesDecoded

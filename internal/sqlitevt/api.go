@@ -82,6 +82,24 @@ type IndexInfo struct {
 	IdxFlags        int     // input and output: IndexScanUnique
 	EstimatedCost   float64 // output (0: SQLite's default)
 	EstimatedRows   int64   // output (0: SQLite's default)
+
+	// rhs reads the right-hand value of constraint i when SQLite knows
+	// it at planning time, else nil (see RHS); nil outside the binding's
+	// xBestIndex.
+	rhs func(i int) Value
+}
+
+// RHS returns the right-hand value of constraint i when SQLite knows it
+// while planning (a literal: sqlite3_vtab_rhs_value), for estimates only:
+// a plan must never depend on it. ok is false when the value is not
+// known (a NULL literal included), i is out of range, or the IndexInfo
+// was not made by the binding.
+func (info *IndexInfo) RHS(i int) (v Value, ok bool) {
+	if info.rhs == nil || i < 0 || i >= len(info.Constraints) {
+		return nil, false
+	}
+	v = info.rhs(i)
+	return v, v != nil
 }
 
 // Context is handed to Module.Create and Module.Connect.

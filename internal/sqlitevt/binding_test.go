@@ -70,6 +70,30 @@ func TestBestIndex_marshalling(t *testing.T) {
 	}
 }
 
+// TestBestIndex_rhs: BestIndex sees the right-hand values SQLite knows
+// while planning (literals), and only those.
+func TestBestIndex_rhs(t *testing.T) {
+	k := &knobs{}
+	db := open(t, k, false, 1, 10)
+	k.infos, k.rhs = nil, nil
+	rows(t, db, "SELECT value FROM t WHERE value > 3 AND label = 'n5' AND value < (SELECT 7 + abs(random() % 1))")
+	if len(k.rhs) == 0 {
+		t.Fatal("no BestIndex call")
+	}
+	got := map[string]bool{}
+	for _, r := range k.rhs {
+		for _, v := range r {
+			got[fmt.Sprint(v)] = true
+		}
+	}
+	if !got["3"] || !got["n5"] || !got["?"] {
+		t.Errorf("right-hand values %v: want 3 and n5 known, the subquery's unknown", k.rhs)
+	}
+	if _, ok := (&sqlitevt.IndexInfo{Constraints: make([]sqlitevt.Constraint, 1)}).RHS(0); ok {
+		t.Error("RHS known on an IndexInfo the binding did not make")
+	}
+}
+
 // TestBestIndex_omit: without Omit SQLite re-checks every term, so a
 // cursor that ignores one is still answered exactly; with Omit it is
 // trusted (and here, deliberately, wrong).

@@ -52,6 +52,7 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			info.OrderBy = append(info.OrderBy, OrderBy{Column: int(o.FiColumn), Desc: o.Fdesc != 0})
 		}
 	}
+	info.rhs = func(i int) Value { return rhsValue(tls, pInfo, i) }
 	if err := bt.impl.BestIndex(info); err != nil {
 		return setVtabErr(tls, pVtab, err)
 	}
