@@ -225,7 +225,7 @@ func (c *cellsCursor) topkColumn(r *sqlitevt.Result, col int) error {
 	if tg.Kind == planner.KindDim {
 		r.Int64(idx)
 	} else {
-		r.Text(t.info.Labels[tg.Axis][idx])
+		t.writeLabel(r, tg.Axis, idx) // as the column is typed (labels.go)
 	}
 	return nil
 }
