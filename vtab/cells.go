@@ -174,6 +174,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	labels := false   // a pushed label term is re-checked by SQLite
 	limit, offset := -1, -1
 	var pinned uint64 // axes an = constraint holds to one index
+	notNull := -1     // "value IS NOT NULL": consumed only by a top-k
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		switch c.Op {
@@ -182,6 +183,10 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			continue
 		case sqlitevt.OpOFFSET:
 			offset = i
+			continue
+		}
+		if c.Op == sqlitevt.OpISNOTNULL && c.Column == t.valueCol && c.Usable && notNull < 0 {
+			notNull, allOmitted = i, false
 			continue
 		}
 		if op, ok := mapOp(c.Op); ok && c.Usable && c.Column == t.valueCol {
@@ -230,6 +235,11 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	// A top-k (cells_topk.go) consumes the ORDER BY with them, also under
 	// label terms SQLite re-checks: then SQLite applies the OFFSET.
 	topk, desc := t.topK(info, !leftover && !NoOmit, limit, offset)
+	if topk && notNull >= 0 {
+		info.Constraints[notNull].ArgIndex, info.Constraints[notNull].Omit = len(parts), true
+		parts = append(parts, "N")
+		idxNum |= idxNotNull
+	}
 	if topk || allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")

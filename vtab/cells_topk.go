@@ -18,6 +18,7 @@ const (
 	idxTopK    = 1 << (iota + 3) // ORDER BY value consumed: rows come from scan.TopK
 	idxDesc                      // the top-k is descending
 	idxRecheck                   // SQLite re-checks label terms, then applies the OFFSET
+	idxNotNull                   // "value IS NOT NULL" consumed: NULL (NaN) elements left out
 )
 
 // MaxTopK is the largest LIMIT + OFFSET, known while planning (a literal
@@ -91,7 +92,7 @@ const minTopKPage = 1024
 // rows wanted, up to MaxTopK and the session's memory limit; a limit that
 // cannot hold minTopKPage rows (or the rows wanted, if fewer) refuses the
 // query before anything is allocated.
-func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
+func (c *cellsCursor) startTopK(desc, recheck, notNull bool, offset, limit int64) error {
 	if len(c.vterms) > 0 {
 		return fmt.Errorf("tet: %s: internal error: a top-k plan with value terms", c.t.qualified)
 	}
@@ -122,7 +123,7 @@ func (c *cellsCursor) startTopK(desc, recheck bool, offset, limit int64) error {
 	}
 	if err == nil {
 		k.held = b.Hold()
-		err = k.tk.Run(&c.t.reader, sess, &c.plan, k.page, desc, &c.s.Stats)
+		err = k.tk.Run(&c.t.reader, sess, &c.plan, k.page, desc, notNull, &c.s.Stats)
 	}
 	for err == nil && skip > 0 && k.pos < k.tk.Len() {
 		d := min(skip, int64(k.tk.Len()-k.pos))

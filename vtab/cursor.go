@@ -61,6 +61,8 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 				offset = n
 			}
 			continue
+		case 'N':
+			continue // value IS NOT NULL, a top-k's (idxNotNull)
 		case 'v':
 			switch vt, k := newValueTerm(sp.op, v); k {
 			case termUse:
@@ -81,7 +83,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 		remaining = 0
 	}
 	if idxNum&idxTopK != 0 {
-		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, offset, remaining)
+		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, idxNum&idxNotNull != 0, offset, remaining)
 	}
 	return c.s.Start(&c.plan, offset, remaining, c.vterms)
 }

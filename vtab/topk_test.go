@@ -134,8 +134,8 @@ func isTopK(t *testing.T, db *sql.DB, q string, args ...any) bool {
 
 // topkWhere returns random WHERE clauses: none, dims, rowid, labels
 // (sorted, descending, duplicated; compared with text, numbers, under
-// NOCASE), value terms (a fallback), empty selections; and whether the
-// top-k must take the query.
+// NOCASE), value terms (a fallback), value IS NOT NULL (taken), empty
+// selections; and whether the top-k must take the query.
 func topkWhere(rng *rand.Rand, sp tetcore.DatasetSpec) (string, bool) {
 	n := int64(1)
 	for _, v := range sp.Shape {
@@ -172,7 +172,13 @@ func topkWhere(rng *rand.Rand, sp tetcore.DatasetSpec) (string, bool) {
 		}
 		return fmt.Sprintf("%s = %d", d, rng.Int64N(sp.Shape[a])), true
 	case 6:
-		return "value > 1", false
+		switch rng.IntN(4) {
+		case 0:
+			return "value > 1", false
+		case 1:
+			return "value IS NULL", false
+		}
+		return fmt.Sprintf("value IS NOT NULL AND %s >= %d", d, rng.Int64N(sp.Shape[a]+1)), true
 	case 7:
 		return fmt.Sprintf("%s IN (0, %d)", d, rng.Int64N(sp.Shape[a])), false
 	}
@@ -379,6 +385,25 @@ func TestTopK_pagesUnderMemLimit(t *testing.T) {
 		// Later pages skip the chunks that lie wholly before them.
 		if strings.Contains(q, "LIMIT -1") && (!isTopK(t, db, q) || scans[0].ChunksSkipped == 0) {
 			t.Errorf("%s: top-k %v, stats %+v: want several pages", q, isTopK(t, db, q), scans[0])
+		}
+	}
+}
+
+// TestTopK_notNull: "value IS NOT NULL" is consumed by a top-k (NaN
+// elements left out), and chunks holding NaN are then bounded by their
+// min, not by NULL: the second query reads one chunk.
+func TestTopK_notNull(t *testing.T) {
+	db, sess := openDB(t, map[string]string{"demo": "../testdata/demo.tet"})
+	q := "SELECT rowid, value FROM demo.temperature WHERE value IS NOT NULL ORDER BY value LIMIT 3"
+	if !isTopK(t, db, q) || strings.Contains(queryPlan(t, db, q), "B-TREE") {
+		t.Fatalf("not a top-k:\n%s", queryPlan(t, db, q))
+	}
+	want := rowsOf(t, db, "SELECT rowid, value FROM demo.temperature WHERE value IS NOT NULL ORDER BY +value, rowid LIMIT 3")
+	sess.TakeScans()
+	for pass, chunks := range []int64{24, 1} {
+		got := rowsOf(t, db, q)
+		if s := sess.TakeScans()[0]; !slices.Equal(got, want) || s.ChunksDecoded != chunks {
+			t.Fatalf("pass %d: %v (want %v), stats %+v", pass, got, want, s)
 		}
 	}
 }

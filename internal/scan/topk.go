@@ -27,11 +27,15 @@ import (
 // A TopK is reused across Filter calls; it is not safe for concurrent use.
 type TopK struct {
 	dt   array.DType
-	flip uint64     // 0, or all ones for DESC (see topk_key.go)
-	zero uint64     // the key of a float zero, xored with flip
-	heap []topEntry // worst entry on top while collecting; then the result
-	n    int        // heap capacity: the page size, at most the selection
-	res  []topEntry // the page, best first
+	flip uint64 // 0, or all ones for DESC (see topk_key.go)
+	zero uint64 // the key of a float zero, xored with flip
+	// noNull leaves NaN (NULL) elements out ("WHERE value IS NOT NULL");
+	// only float dtypes have them.
+	noNull bool
+	null   uint64     // the key of NULL, xored with flip
+	heap   []topEntry // worst entry on top while collecting; then the result
+	n      int        // heap capacity: the page size, at most the selection
+	res    []topEntry // the page, best first
 
 	// Paging: the source, plan and counters of the pages, the last row of
 	// the previous page (rows up to it are excluded), and whether the
@@ -95,17 +99,17 @@ func (t *TopK) Value(i int) (Num, bool) {
 
 // Run computes the first page, the best page rows of plan (already
 // reset; it must stay unchanged while pages are asked for), read through
-// r. page is capped at the plan's selected rows; the caller has budgeted
+// r, leaving out NULL (NaN) elements when noNull. page is capped at the plan's selected rows; the caller has budgeted
 // that many entries (TopKEntryBytes each) and the chunk list
 // (TopKChunkBytes per planned chunk that has statistics). Chunks read and
 // skipped are counted in st.
-func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, page int64, desc bool, st *ScanStats) error {
+func (t *TopK) Run(r *Reader, sess *Session, plan *planner.Plan, page int64, desc, noNull bool, st *ScanStats) error {
 	in := r.a.Info()
 	t.dt, t.flip, t.rank = in.DType, 0, in.Rank()
 	if desc {
 		t.flip = ^uint64(0)
 	}
-	t.zero = floatKey(0) ^ t.flip
+	t.zero, t.null, t.noNull = floatKey(0)^t.flip, t.flip, noNull && t.dt.IsFloat()
 	t.r, t.sess, t.plan, t.st = r, sess, plan, st
 	t.resume, t.done = false, false
 	return t.page(page)

@@ -33,6 +33,7 @@ func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
 		b.minRow += (ch.start[a] + ch.lo[a]) * t.gstr[a]
 		elems *= ch.extent[a]
 	}
+	nulls := s.Nulls > 0 && !t.noNull // NULLs the top-k may emit
 	switch {
 	case s.Count+s.Nulls != elems:
 		// Statistics that do not count every element (bounds from a file
@@ -42,9 +43,9 @@ func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
 		if s.Count > 0 && t.flip != 0 {
 			b.best = ^numKey(t.dt, s.Max)
 		}
-	case s.Count == 0 && s.Nulls == 0:
+	case s.Count == 0 && !nulls:
 		b.empty, b.best = true, ^uint64(0)
-	case t.flip == 0 && s.Nulls > 0, t.flip != 0 && s.Count == 0:
+	case t.flip == 0 && nulls, t.flip != 0 && s.Count == 0:
 		b.best = t.flip // NULL: first ascending, last descending
 	case t.flip == 0:
 		b.best = numKey(t.dt, s.Min)
@@ -57,7 +58,7 @@ func (t *TopK) bound(ch *topBox, s ChunkStat) chunkBound {
 			b.worst = numKey(t.dt, s.Max)
 		case t.flip == 0:
 			b.worst = 0 // NULLs only
-		case s.Nulls > 0:
+		case nulls:
 			b.worst = ^uint64(0) // NULL, last descending
 		default:
 			b.worst = ^numKey(t.dt, s.Min)

@@ -80,7 +80,7 @@ func (t *TopK) offer(keys []uint64, row int64, data []byte, off int64) {
 	h := t.heap
 	i := 0
 	for ; i < len(keys) && len(h) < t.n; i++ {
-		if t.before(keys[i], row+int64(i)) {
+		if t.before(keys[i], row+int64(i)) || t.noNull && keys[i] == t.null {
 			continue
 		}
 		h = append(h, t.entry(keys[i], row+int64(i), data, off+int64(i)))
@@ -90,7 +90,7 @@ func (t *TopK) offer(keys []uint64, row int64, data []byte, off int64) {
 		top := h[0]
 		for ; i < len(keys); i++ {
 			k := keys[i]
-			if k > top.k || k == top.k && row+int64(i) > top.row || t.before(k, row+int64(i)) {
+			if k > top.k || k == top.k && row+int64(i) > top.row || t.before(k, row+int64(i)) || t.noNull && k == t.null {
 				continue
 			}
 			h[0] = t.entry(k, row+int64(i), data, off+int64(i))
@@ -132,7 +132,7 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	}
 	i := int64(0)
 	for ; i < m && len(t.heap) < t.n; i++ {
-		if k := floatKey(load(off+i)) ^ t.flip; !t.before(k, row+i) {
+		if k := floatKey(load(off+i)) ^ t.flip; !t.before(k, row+i) && !(t.noNull && k == t.null) {
 			t.heap = append(t.heap, t.entry(k, row+i, data, off+i))
 			siftUp(t.heap, len(t.heap)-1)
 		}
@@ -150,7 +150,7 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 			continue
 		}
 		k := floatKey(v) ^ t.flip
-		if top := h[0]; k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) {
+		if top := h[0]; k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) || t.noNull && k == t.null {
 			continue
 		}
 		h[0] = t.entry(k, row+i, data, off+i)

@@ -23,7 +23,7 @@ func topRows(t *testing.T, r scan.Reader, cons []planner.Constraint, n, offset i
 	}
 	var tk scan.TopK
 	var st scan.ScanStats
-	if err := tk.Run(&r, scan.NewSession(nil), &plan, n+offset, desc, &st); err != nil {
+	if err := tk.Run(&r, scan.NewSession(nil), &plan, n+offset, desc, false, &st); err != nil {
 		t.Fatal(err)
 	}
 	var rows []int64
@@ -55,7 +55,7 @@ func TestTopK_pages(t *testing.T) {
 	for _, desc := range []bool{false, true} {
 		var tk scan.TopK
 		var st scan.ScanStats
-		if err := tk.Run(&r, scan.NewSession(nil), &plan, 3, desc, &st); err != nil {
+		if err := tk.Run(&r, scan.NewSession(nil), &plan, 3, desc, false, &st); err != nil {
 			t.Fatal(err)
 		}
 		var got, want []int64
