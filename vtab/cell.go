@@ -13,6 +13,9 @@ import (
 // above 2^63-1, labels as their column's type. It is on the per-row path: no
 // allocation, no value boxed into an interface.
 func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
+	if c.topk {
+		return c.topkColumn(r, col)
+	}
 	if err := c.s.Err(); err != nil {
 		return err
 	}

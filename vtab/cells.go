@@ -170,7 +170,11 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	var cons []planner.Constraint
 	var at []int // index in info.Constraints of each of cons
 	allOmitted := true
+	leftover := false // a term other than a pushed label term is left to SQLite
+	labels := false   // a pushed label term is re-checked by SQLite
 	limit, offset := -1, -1
+	var pinned uint64 // axes an = constraint holds to one index
+	notNull := -1     // "value IS NOT NULL": consumed only by a top-k
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		switch c.Op {
@@ -181,6 +185,10 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			offset = i
 			continue
 		}
+		if c.Op == sqlitevt.OpISNOTNULL && c.Column == t.valueCol && c.Usable && notNull < 0 {
+			notNull, allOmitted = i, false
+			continue
+		}
 		if op, ok := mapOp(c.Op); ok && c.Usable && c.Column == t.valueCol {
 			// The scan evaluates the term exactly as SQLite would (the
 			// column has numeric affinity: see newValueTerm).
@@ -189,12 +197,13 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			if NoOmit {
 				allOmitted = false
 			}
+			leftover = true // the top-k does not apply value terms (cells_topk.go)
 			continue
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
 		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 || !t.labelUsable(tg, c) {
-			allOmitted = false
+			allOmitted, leftover = false, true
 			continue
 		}
 		c.ArgIndex = len(parts)
@@ -206,9 +215,14 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		c.Omit = (tg.Kind != planner.KindLabel || t.omitLabel(tg, op)) && !NoOmit
 		if !c.Omit {
 			allOmitted = false
+			labels = labels || tg.Kind == planner.KindLabel
+			leftover = leftover || tg.Kind != planner.KindLabel
 		}
 		parts = append(parts, t.encode(tg)+opNames[op])
 		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
+		if op == planner.OpEQ && tg.Kind == planner.KindDim {
+			pinned |= 1 << tg.Axis // one index: one chunk along the axis
+		}
 	}
 	idxNum := 0
 	if len(parts) > 0 {
@@ -218,15 +232,36 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	// to do with the rows: every constraint consumed exactly and no ORDER
 	// BY (the scan's chunk order is not one SQLite can be told about, so
 	// with an ORDER BY SQLite sorts and must see every row first).
-	if allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
+	// A top-k (cells_topk.go) consumes the ORDER BY with them, also under
+	// label terms SQLite re-checks: then SQLite applies the OFFSET.
+	topk, desc := t.topK(info, !leftover && !NoOmit, limit, offset)
+	if topk && notNull >= 0 {
+		info.Constraints[notNull].ArgIndex, info.Constraints[notNull].Omit = len(parts), true
+		parts = append(parts, "N")
+		idxNum |= idxNotNull
+	}
+	if topk || allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit
 		if offset >= 0 && info.Constraints[offset].Usable {
-			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), true
+			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), !labels
 			parts = append(parts, "O")
 			idxNum |= idxOffset
 		}
+	}
+	switch {
+	case topk:
+		idxNum |= idxTopK
+		if desc {
+			idxNum |= idxDesc
+		}
+		if labels {
+			idxNum |= idxRecheck
+		}
+		info.OrderByConsumed = true
+	case t.rowOrdered(info, pinned):
+		info.OrderByConsumed = true // cells_order.go
 	}
 	est := t.estimate(info, at, cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")

@@ -20,6 +20,10 @@ import (
 //	0    1      idxStr lists the constraints passed in argv
 //	1    2      a LIMIT value is passed (last-but-one or last argv entry)
 //	2    4      an OFFSET value is passed (last argv entry)
+//	3    8      a top-k: ORDER BY value consumed (idxTopK, cells_topk.go)
+//	4    16     the top-k is descending (idxDesc)
+//	5    32     SQLite re-checks label terms and applies OFFSET (idxRecheck)
+//	6    64     the top-k leaves NULL values out (idxNotNull, "N" in idxStr)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
 // dim column, "l<axis><op>" for a TEXT label column, "n<axis><op>" for a
@@ -83,7 +87,7 @@ func parseIdxStr(s string) ([]argSpec, error) {
 	var out []argSpec
 	for _, p := range strings.Split(s, ",") {
 		switch {
-		case p == "L" || p == "O":
+		case p == "L" || p == "O" || p == "N":
 			out = append(out, argSpec{kind: p[0]})
 			continue
 		case len(p) < 2:

@@ -48,6 +48,11 @@ type Constraint struct {
 	Collation string       // collation the term compares under, e.g. "BINARY"
 	ArgIndex  int          // set by the table
 	Omit      bool         // set by the table
+	// RHS is the right-hand side when SQLite knows it while planning
+	// (sqlite3_vtab_rhs_value), read for LIMIT and OFFSET only: a
+	// literal or bound LIMIT 10 is known (SQLite prepares the statement
+	// again when another value is bound), LIMIT -1 is not (nil).
+	RHS Value
 }
 
 // OrderBy is one term of the statement's ORDER BY.
@@ -66,6 +71,10 @@ type IndexInfo struct {
 	Constraints []Constraint // input; ArgIndex and Omit are output
 	OrderBy     []OrderBy    // input
 	ColUsed     uint64       // input: bit i = column i is used (bit 63: any column ≥ 63)
+	// Distinct is sqlite3_vtab_distinct: 0 the rows must come in
+	// OrderBy order; 1 (GROUP BY) and 2 (DISTINCT) rows equal in the
+	// OrderBy columns need only be adjacent; 3 sorted as for 0.
+	Distinct int // input
 
 	IdxNum          int64   // output: handed to Filter (must fit an int32)
 	IdxStr          string  // output: handed to Filter

@@ -34,13 +34,17 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 	bt := tableOf(pVtab)
 	idx := (*lib.Sqlite3_index_info)(cptr(pInfo))
 	n := int(idx.FnConstraint)
-	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags)}
+	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags),
+		Distinct: int(lib.Xsqlite3_vtab_distinct(tls, pInfo))}
 	if n > 0 {
 		cons := unsafe.Slice((*lib.Tsqlite3_index_constraint)(cptr(idx.FaConstraint)), n)
 		info.Constraints = make([]Constraint, n)
 		for i, c := range cons {
 			info.Constraints[i] = Constraint{Column: int(c.FiColumn), Op: opFromC[c.Fop], Usable: c.Fusable != 0,
 				Collation: collation(tls, pInfo, i), ArgIndex: -1}
+			if op := info.Constraints[i].Op; op == OpLIMIT || op == OpOFFSET {
+				info.Constraints[i].RHS = rhsValue(tls, pInfo, i)
+			}
 		}
 	}
 	if m := int(idx.FnOrderBy); m > 0 {
