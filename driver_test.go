@@ -172,6 +172,7 @@ func TestDriver_cacheBudgetServesRepeatedQueries(t *testing.T) {
 
 // The default configuration caches decoded chunks (DefaultCacheBudget);
 // cache_budget=0 and a negative Config.CacheBudget turn the cache off.
+// The cache belongs to the open file: every connection reading it shares it.
 func TestDriver_cacheBudgetDefault(t *testing.T) {
 	t.Parallel()
 	const q = "SELECT sum(value) FROM z WHERE d0 < 16 AND d1 < 32" // 2 chunks
@@ -180,10 +181,15 @@ func TestDriver_cacheBudgetDefault(t *testing.T) {
 		hits       int64
 	}{{"default", "", 2}, {"cache_budget=0", "?cache_budget=0", 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := openCounting(t, writeZstdGrid(t)+tc.opts)
+			dsn := writeZstdGrid(t) + tc.opts
+			run := openCounting(t, dsn)
 			run(q)
 			if s := run(q); s.CacheHits != tc.hits {
 				t.Fatalf("second: %+v, want %d cache hits", s, tc.hits)
+			}
+			// Another database and connection on the file shares the cache.
+			if s := openCounting(t, dsn)(q); s.CacheHits != tc.hits {
+				t.Fatalf("other connection: %+v, want %d cache hits", s, tc.hits)
 			}
 		})
 	}
