@@ -64,7 +64,7 @@ func cmdReport(args []string) error {
 		return err
 	}
 	times := map[string]samples{} // "tool/mode" → samples
-	errs := map[string]string{}    // "tool/key" → message
+	errs := map[string]string{}   // "tool/key" → message
 	b, err := os.ReadFile(fs.Arg(0))
 	if err != nil {
 		return err
