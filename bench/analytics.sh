@@ -12,12 +12,13 @@
 #   FRESH=1       fresh-process runs per query and round (0: none)
 #   ONLY=REGEX    only the query keys matching REGEX (grep -E)
 #   TIMEOUT=120s  a tetsql query running longer is reported as an error
+#   TET_OPTS=     DSN options for tetsql, e.g. '?cache_budget=0' (no decoded-chunk cache)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/analytics.XXXX)}
 DATA=${DATA:-$OUT}
 ROUNDS=${ROUNDS:-3} N=${N:-3} SLOW_N=${SLOW_N:-1} FRESH=${FRESH:-1}
-ONLY=${ONLY:-.} TIMEOUT=${TIMEOUT:-120s}
+ONLY=${ONLY:-.} TIMEOUT=${TIMEOUT:-120s} TET_OPTS=${TET_OPTS:-}
 mkdir -p "$OUT/tet" "$OUT/duck" "$DATA"
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
 
@@ -64,7 +65,7 @@ done <"$OUT/queries.tsv"
 	echo "duckdb: $("$DUCK" sql -n 0 -warm 1 "$DB" 'v=SELECT version()' | awk -F'\t' '$1 == "result" { sub(/^[^=]*=/, "", $3); print $3 }')"
 	echo "data: t2m f32 730x181x360, chunks 30x181x360, zstd, $(stat -c %s "$TET") bytes; DuckDB table t2m(time, lat, lon INTEGER, value FLOAT), $(stat -c %s "$DB") bytes"
 	echo "threshold P99: $p99"
-	echo "knobs: ROUNDS=$ROUNDS N=$N SLOW_N=$SLOW_N FRESH=$FRESH ONLY=$ONLY"
+	echo "knobs: ROUNDS=$ROUNDS N=$N SLOW_N=$SLOW_N FRESH=$FRESH ONLY=$ONLY TET_OPTS=$TET_OPTS"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/machine.txt"
 cat "$OUT/machine.txt" >&2
@@ -75,8 +76,8 @@ tag() { awk -v p="$1" '{ print p "\t" $0 }' >>"$S"; }
 run_tet() { # ROUND
 	local out=() warmout=()
 	[ "$1" = 1 ] && out=(-out "$OUT/tet")
-	[ ${#fast_t[@]} -gt 0 ] && "$AN" sql -n "$N" -warm 1 -timeout "$TIMEOUT" "${out[@]}" "$TET" "${fast_t[@]}" | tag "tetsql	warm"
-	[ ${#slow_t[@]} -gt 0 ] && "$AN" sql -n "$SLOW_N" -warm 0 -timeout "$TIMEOUT" "${out[@]}" "$TET" "${slow_t[@]}" | tag "tetsql	warm"
+	[ ${#fast_t[@]} -gt 0 ] && "$AN" sql -n "$N" -warm 1 -timeout "$TIMEOUT" "${out[@]}" "$TET$TET_OPTS" "${fast_t[@]}" | tag "tetsql	warm"
+	[ ${#slow_t[@]} -gt 0 ] && "$AN" sql -n "$SLOW_N" -warm 0 -timeout "$TIMEOUT" "${out[@]}" "$TET$TET_OPTS" "${slow_t[@]}" | tag "tetsql	warm"
 	return 0
 }
 run_duck() {
@@ -90,7 +91,7 @@ fresh() {
 	local t0 t1 res
 	t0=$(date +%s%N)
 	if [ "$1" = tetsql ]; then
-		res=$("$AN" sql -n 1 -warm 0 -timeout "$TIMEOUT" "$TET" "$2=${tsql[$2]}")
+		res=$("$AN" sql -n 1 -warm 0 -timeout "$TIMEOUT" "$TET$TET_OPTS" "$2=${tsql[$2]}")
 	else
 		res=$("$DUCK" sql -n 1 -warm 0 "$DB" "$2=${dsql[$2]}" 2>&1 || echo "error	$2	failed")
 	fi
