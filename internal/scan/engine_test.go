@@ -65,11 +65,6 @@ func TestCellScan(t *testing.T) {
 			sess.ReadAhead = tc.readAhead
 			r := scan.NewReader(src.Arrays()[0], "main.a", 0)
 			cons := []planner.Constraint{{Target: planner.Dim(1), Op: planner.OpGE, Value: int64(2)}}
-			if tc.cache > 0 {
-				// The cache keeps a chunk from its second read on: this
-				// scan's two Filters admit the 4 decoded chunks.
-				cellRows(t, r, sess, cons, 0, -1)
-			}
 			ids, vals, st := cellRows(t, r, sess, cons, 0, -1)
 			if len(ids) != 10*5 {
 				t.Fatalf("%d rows, want 50", len(ids))
@@ -84,8 +79,8 @@ func TestCellScan(t *testing.T) {
 			if st.Filters != 2 || st.Rows != 100 || st.ChunksDecoded != 16 || st.ChunksTotal != 8 {
 				t.Errorf("stats %+v", st)
 			}
-			if tc.cache > 0 && st.CacheHits != 8 {
-				t.Errorf("%d cache hits, want the 4 decoded chunks of both Filters", st.CacheHits)
+			if tc.cache > 0 && st.CacheHits != 4 {
+				t.Errorf("%d cache hits, want the 4 decoded chunks of the second Filter", st.CacheHits)
 			}
 			ids, _, _ = cellRows(t, r, sess, nil, 5, 3)
 			// Rows come in chunk order: the first chunk holds rowids 0-3, 7-10, 14-17.

@@ -15,8 +15,8 @@ const DefaultMaxChunkBytes = 256 << 20
 
 // Reader is the one way the engine reads a chunk, for cells scans, their
 // read-ahead workers and aggregate folds alike: the table's limit on a
-// chunk's decoded size, then the source's decoded-chunk cache (which
-// keeps a chunk from its second read on), then
+// chunk's decoded size, then the source's decoded-chunk cache (which,
+// once full, admits a chunk on its second read), then
 // array.Array.ReadChunk. A Reader is a small value; copies may be used
 // on different goroutines.
 type Reader struct {
