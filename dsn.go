@@ -73,10 +73,11 @@ type Config struct {
 }
 
 // DefaultCacheBudget is the decoded-chunk cache each file gets when
-// Config.CacheBudget is 0: 256 MiB, about eight 30×181×360 f32 chunks
-// (a month of ERA5-like days each), enough to keep the chunks a session
-// keeps returning to without decoding them again. A fixed size, not a
-// fraction of RAM, so that the same query does the same work everywhere.
+// Config.CacheBudget is 0: 256 MiB, 34 chunks of 30×181×360 f32 (a
+// month of 1° global days each, so two years of them), enough to keep
+// the chunks a session keeps returning to without decoding them again.
+// A fixed size, not a fraction of RAM, so that the same query does the
+// same work everywhere; memory is taken only as chunks are decoded.
 const DefaultCacheBudget = 256 << 20
 
 // cacheBudget is the budget a file is given: the default for 0, none
