@@ -107,7 +107,7 @@ func (c *Connector) files() ([]*scan.Handle, error) {
 				closeHandles(hs)
 				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
-			h.Source().SetCacheBudget(c.cfg.CacheBudget)
+			h.Source().SetCacheBudget(c.cfg.cacheBudget())
 			hs = append(hs, h)
 		}
 		c.handles = hs
@@ -124,7 +124,7 @@ func (c *Connector) files() ([]*scan.Handle, error) {
 			// connector keeps the new source, not the stale one.
 			h3, err := c.reg.Open(h.Path())
 			if err == nil && h3.Source() == h2.Source() {
-				h3.Source().SetCacheBudget(c.cfg.CacheBudget)
+				h3.Source().SetCacheBudget(c.cfg.cacheBudget())
 				c.handles[i] = h3
 				h.Close()
 			} else if err == nil {

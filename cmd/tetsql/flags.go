@@ -56,7 +56,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 1GiB (default 256MiB)")
-	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries, e.g. 256MiB")
+	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries (default 256MiB, 0 = none)")
 	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
 	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
 	fs.StringVar(&o.readAheadBytes, "read-ahead-bytes", "", "most decoded `SIZE` one scan reads ahead (default 256MiB)")
