@@ -168,6 +168,20 @@ func (c *Conn) cellsTable(ctx context.Context, schema, name string) (route.Table
 		n, _ := r[0].(int64)
 		t.Sizes = append(t.Sizes, n)
 	}
+	t.UniqueLabels = make([]bool, ndim)
+	for a, l := range t.Labels {
+		if l == "" || !t.TextLabels[a] {
+			continue
+		}
+		u, err := c.query(ctx, `SELECT count(*), count(DISTINCT c.label) FROM `+sq+`.tet_coords AS c
+			JOIN `+sq+`.tet_dims AS d ON d.dataset = c.dataset AND d.name = c.dim
+			WHERE d.axis = ?2 AND c.dataset = (SELECT name FROM `+sq+`.tet_datasets WHERE table_name = ?1)`, name, int64(a))
+		if err == nil && len(u) == 1 {
+			n, _ := u[0][0].(int64)
+			d, _ := u[0][1].(int64)
+			t.UniqueLabels[a] = n == t.Sizes[a] && d == n
+		}
+	}
 	aggCols, err := c.query(ctx, `SELECT name FROM pragma_table_xinfo(?1, ?2) WHERE name = 'value'`, agg, t.Schema)
 	t.AggValue = err == nil && len(aggCols) == 1
 	return t, true
@@ -191,6 +205,9 @@ func sumFits(dtype string, count int64) bool {
 func (c *Conn) query(ctx context.Context, q string, args ...any) ([][]driver.Value, error) {
 	nv := make([]driver.NamedValue, len(args))
 	for i, a := range args {
+		if n, ok := a.(int); ok {
+			a = int64(n) // a driver.Value, as database/sql would have converted it
+		}
 		nv[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
 	}
 	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, q, nv)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ type routeSet struct {
 	name   string
 	dtype  tetcore.DType
 	shape  []int64
-	labels []int // per axis: 0 none, 1 TEXT labels, 2 numeric labels (descending REALs)
+	labels []int // per axis: 0 none, 1 TEXT labels, 2 numeric labels (descending REALs), 3 repeated TEXT labels
 }
 
 // writeRouteFile writes 3-d datasets of several dtypes with random
@@ -40,6 +41,11 @@ func writeRouteFile(t *testing.T, rng *rand.Rand, sets []routeSet) string {
 			switch kind {
 			case 1:
 				spec.Labels[a] = gridLabels(fmt.Sprintf("L%d-", a), s.shape[a])
+			case 3: // TEXT labels that repeat: GROUP BY the label is not GROUP BY the dim
+				spec.Labels[a] = make([]string, s.shape[a])
+				for i := range spec.Labels[a] {
+					spec.Labels[a][i] = fmt.Sprintf("L%d-%04d", a, i/2)
+				}
 			case 2:
 				spec.Labels[a] = make([]string, s.shape[a])
 				for i := range spec.Labels[a] {
@@ -115,6 +121,12 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 			gcols = append(gcols, g)
 		}
 	}
+	for i, g := range gcols {
+		a := slices.Index(dims, g)
+		if (s.labels[a] == 1 || s.labels[a] == 3) && rng.IntN(2) == 0 {
+			gcols[i] = g + "_label" // by its label: the same groups where the labels are distinct
+		}
+	}
 	aggs := []string{"count(*)", "count(value)", "avg(value)", "min(value)", "max(value)", "sum(value)", "round(avg(value), 2) AS r", "max(value) - min(value)"}
 	for range 1 + rng.IntN(3) {
 		items = append(items, aggs[rng.IntN(len(aggs))])
@@ -130,7 +142,7 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 			col = "value"
 		}
 		lit := func() string {
-			if strings.HasSuffix(col, "_label") && s.labels[a] == 1 {
+			if strings.HasSuffix(col, "_label") && (s.labels[a] == 1 || s.labels[a] == 3) {
 				return fmt.Sprintf("'L%d-%04d'", a, rng.IntN(int(s.shape[a])+2)-1)
 			}
 			if strings.HasSuffix(col, "_label") {
@@ -188,11 +200,12 @@ func TestAggRewrite_differential(t *testing.T) {
 		{"s", tetcore.I16, []int64{4, 9, 10}, []int{1, 1, 2}},
 		{"i", tetcore.I32, []int64{6, 5, 7}, []int{0, 0, 0}},
 		{"b", tetcore.U8, []int64{3, 4, 12}, []int{0, 0, 1}},
+		{"r", tetcore.F32, []int64{6, 4, 9}, []int{3, 0, 3}},
 	}
 	path := writeRouteFile(t, rng, sets)
 	_, on := openConn(t, path)
 	_, off := openConn(t, path+"?agg_rewrite=false")
-	rewritten, withValue := 0, 0
+	rewritten, withValue, byLabel := 0, 0, 0
 	n := 400
 	if testing.Short() {
 		n = 100
@@ -210,13 +223,16 @@ func TestAggRewrite_differential(t *testing.T) {
 		}
 		if aggScanned(t, on) {
 			rewritten++
-			if w, _, ok := strings.Cut(q, " WHERE "); ok && strings.Contains(w+q[len(w):], "value BETWEEN") || strings.Contains(q, "value >") || strings.Contains(q, "value <") || strings.Contains(q, "value =") {
+			if strings.Contains(q, "value BETWEEN") || strings.Contains(q, "value >") || strings.Contains(q, "value <") || strings.Contains(q, "value =") {
 				withValue++
+			}
+			if _, g, ok := strings.Cut(q, " GROUP BY "); ok && strings.Contains(strings.Split(g, " ORDER BY ")[0], "_label") {
+				byLabel++
 			}
 		}
 	}
-	if rewritten < n/2 || withValue < n/20 {
-		t.Errorf("only %d of %d queries went to _agg, %d of them with value terms", rewritten, n, withValue)
+	if rewritten < n/2 || withValue < n/20 || byLabel < n/50 {
+		t.Errorf("only %d of %d queries went to _agg, %d of them with value terms, %d grouped by a label", rewritten, n, withValue, byLabel)
 	}
 }
 

@@ -35,9 +35,12 @@ type Table struct {
 	// depend on an affinity it cannot see), so a term on one is taken
 	// only with a string literal.
 	TextLabels []bool
-	Sizes      []int64 // the axis sizes
-	AggValue   bool    // the companion takes value terms (its HIDDEN value column)
-	Sum        bool    // the companion's sum has SQLite's sum(value) type and range
+	// UniqueLabels marks the TEXT label axes whose labels are all
+	// distinct: GROUP BY such a label groups exactly as GROUP BY its dim.
+	UniqueLabels []bool
+	Sizes        []int64 // the axis sizes
+	AggValue     bool    // the companion takes value terms (its HIDDEN value column)
+	Sum          bool    // the companion's sum has SQLite's sum(value) type and range
 }
 
 // MaxGroups is the most groups a rewritten query may have: the

@@ -7,7 +7,7 @@ func fakeCatalog(schema, name string) (Table, bool) {
 		return Table{}, false
 	}
 	return Table{Schema: "era5", Agg: "t2m_agg", Dims: []string{"time", "lat", "lon"},
-		Labels: []string{"time_label", "lat_label", ""}, TextLabels: []bool{true, true, false}, Sizes: []int64{730, 181, 360}, AggValue: true}, true
+		Labels: []string{"time_label", "lat_label", ""}, TextLabels: []bool{true, true, false}, UniqueLabels: []bool{false, true, false}, Sizes: []int64{730, 181, 360}, AggValue: true}, true
 }
 
 func TestRewrite(t *testing.T) {
@@ -23,7 +23,9 @@ func TestRewrite(t *testing.T) {
 		{"SELECT time FROM t2m GROUP BY time", `SELECT time FROM "era5"."t2m_agg"('time') AS "t2m" GROUP BY time`},
 		// Left alone: each would change the meaning or is not understood.
 		{"SELECT time FROM t2m WHERE time = 3", ""},
-		{"SELECT time, avg(value) FROM t2m GROUP BY time_label", ""},
+		{"SELECT time, avg(value) FROM t2m GROUP BY time_label", ""}, // labels that may repeat
+		{"SELECT lat_label, avg(value) FROM t2m GROUP BY lat_label",
+			`SELECT lat_label, max("t2m"."mean") AS "avg(value)" FROM "era5"."t2m_agg"('lat') AS "t2m" GROUP BY lat_label`},
 		{"SELECT lat, avg(value) FROM t2m GROUP BY time", ""},
 		{"SELECT time, value FROM t2m GROUP BY time", ""},
 		{"SELECT time, avg(value) FROM t2m WHERE lat != 3 GROUP BY time", ""},

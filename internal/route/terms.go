@@ -162,7 +162,9 @@ func (p *parser) operand() bool {
 	return false
 }
 
-// groupBy reads "GROUP BY dim, …" (distinct dims) and returns its text.
+// groupBy reads "GROUP BY col, …" and returns its text: distinct axes,
+// each named by its dim or, where the axis's labels are distinct TEXT,
+// by its label (which then groups exactly as the dim does).
 func (p *parser) groupBy() (string, bool) {
 	if !p.at("GROUP") {
 		return "", true
@@ -178,7 +180,7 @@ func (p *parser) groupBy() (string, bool) {
 			return "", false
 		}
 		k, a, n := p.column(p.toks, p.pos)
-		if k != colDim {
+		if k != colDim && !(k == colLabel && a < len(p.tab.UniqueLabels) && p.tab.UniqueLabels[a]) {
 			return "", false
 		}
 		for _, g := range p.group {
