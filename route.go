@@ -31,7 +31,7 @@ func (c *Conn) routed(ctx context.Context, q string) string {
 		return q
 	}
 	if c.routes == nil || c.routes.fingerprint != fp || len(c.routes.m) >= maxRoutes {
-		c.routes = &routeCache{fingerprint: fp, m: map[string]string{}}
+		c.routes = &routeCache{fingerprint: fp, m: map[string]string{}, tables: map[[2]string]tableEntry{}}
 	}
 	if rw, ok := c.routes.m[q]; ok {
 		if rw == "" {
@@ -40,7 +40,15 @@ func (c *Conn) routed(ctx context.Context, q string) string {
 		return rw
 	}
 	rw, ok := route.Rewrite(q, func(schema, name string) (route.Table, bool) {
-		return c.cellsTable(ctx, schema, name)
+		k := [2]string{schema, name}
+		if e, ok := c.routes.tables[k]; ok {
+			return e.t, e.ok
+		}
+		t, ok := c.cellsTable(ctx, schema, name)
+		if ctx.Err() == nil {
+			c.routes.tables[k] = tableEntry{t, ok}
+		}
+		return t, ok
 	})
 	if ok {
 		if s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, rw); err != nil {
@@ -65,6 +73,13 @@ func (c *Conn) routed(ctx context.Context, q string) string {
 type routeCache struct {
 	fingerprint string
 	m           map[string]string // statement → its rewrite, "" = none
+	tables      map[[2]string]tableEntry
+}
+
+// tableEntry is what the catalog said of a (schema, name) pair.
+type tableEntry struct {
+	t  route.Table
+	ok bool
 }
 
 // maxRoutes bounds a connection's route cache; a full cache starts over.
