@@ -3,6 +3,7 @@ package tetsql_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -323,5 +324,28 @@ func TestAggRewrite_followsSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestAggRewrite_safeMode: a safe connection gets the rewrite (the
+// catalog is tetsql's own SQL), and a statement safe mode refuses is
+// still refused.
+func TestAggRewrite_safeMode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	path := writeRouteFile(t, rng, []routeSet{{"f", tetcore.F32, []int64{4, 4, 5}, []int{1, 0, 0}}})
+	_, conn := openConn(t, path+"?safe=true")
+	ctx := context.Background()
+	var n int64
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM f WHERE time < 2").Scan(&n); err != nil || n != 40 {
+		t.Fatalf("count(*) = %d (%v), want 40", n, err)
+	}
+	if !aggScanned(t, conn) {
+		t.Error("a safe connection did not get the _agg rewrite")
+	}
+	if _, err := conn.ExecContext(ctx, "ATTACH ':memory:' AS m2"); !errors.Is(err, tetsql.ErrNotAllowed) {
+		t.Errorf("ATTACH after a rewrite: %v, want ErrNotAllowed", err)
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM f WHERE time < 3").Scan(&n); err != nil || n != 60 {
+		t.Fatalf("count(*) = %d (%v), want 60", n, err)
 	}
 }
