@@ -3,8 +3,8 @@ package tetsql_test
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
