@@ -18,8 +18,9 @@ type aggCursor struct {
 	cons   []planner.Constraint
 	by     any
 	keep   []bool
+	coarse []int64   // per axis, the block size of a coarsened axis (nil: none)
 	kept   []int     // kept axes, in order
-	values [][]int64 // per kept axis, the selected global indices
+	values [][]int64 // per kept axis, the group keys: selected global indices (index/k when coarsened)
 	groups []fold.Stats
 	fixed  []int64 // per axis: the one index an equality selects, or -1
 	g      int     // current group
@@ -30,6 +31,13 @@ type aggCursor struct {
 	spans   [][]scan.ChunkSpan
 	nchunks int64
 
+	// the costly columns (agg_quantile.go): q's value, and the second pass
+	q             float64
+	qArg          any
+	hasQ          bool
+	picker        *fold.Picker
+	median, quant pickCache
+
 	rowids  rowidBlocks // rowid blocks by row identity (agg_rowid.go)
 	rowBase int64       // this Filter's block
 
@@ -39,13 +47,14 @@ type aggCursor struct {
 
 // Filter selects, folds every intersecting chunk (in parallel) and
 // positions on the first output row.
-func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
+func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	if c.started.IsZero() {
 		c.started = time.Now()
 	}
 	c.stats.Filters++
 	c.eof, c.g, c.groups, c.by = true, 0, nil, nil
+	c.picker, c.hasQ, c.qArg = nil, false, nil
 	specs, err := parseAggSpecs(idxStr)
 	if err != nil || len(specs) != len(vals) {
 		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
@@ -56,6 +65,13 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		v := vals[i]
 		if sp.kind == 'b' {
 			c.by = v
+			continue
+		}
+		if sp.kind == 'q' {
+			if c.q, err = parseQ(v); err != nil {
+				return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+			}
+			c.qArg, c.hasQ = v, true
 			continue
 		}
 		if l, ok := v.(sqlitevt.InList); ok && sp.op == planner.OpEQ {
@@ -71,7 +87,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		}
 	}
 	c.cons = append(c.cons, hull(ins)...)
-	if c.keep, err = c.t.parseBy(c.by); err != nil {
+	if c.keep, c.coarse, err = c.t.parseBy(c.by); err != nil {
 		return err
 	}
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
@@ -85,8 +101,16 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 	}
 	restrict(sel, ins)
 	sizes := make([]int64, len(sel))
+	var blocks [][]int64
 	for d := range sel {
 		sizes[d] = sel[d].N
+		if k := blockOf(c.coarse, d); k > 1 && c.keep[d] {
+			if blocks == nil {
+				blocks = make([][]int64, len(sel))
+			}
+			blocks[d] = sel[d].Blocks(k)
+			sizes[d] = int64(len(blocks[d]))
+		}
 	}
 	stride, ngroups := fold.Strides(sizes, c.keep)
 	// Size every buffer from the plan before allocating any (memlimit.go).
@@ -95,7 +119,10 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 	}
 	c.kept, c.values = c.kept[:0], c.values[:0]
 	for d := range sel {
-		if c.keep[d] {
+		if c.keep[d] && blocks != nil && blocks[d] != nil {
+			c.kept = append(c.kept, d)
+			c.values = append(c.values, blocks[d])
+		} else if c.keep[d] {
 			c.kept = append(c.kept, d)
 			vals := make([]int64, 0, sel[d].N)
 			for _, r := range sel[d].Runs {
@@ -124,15 +151,18 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 			}
 		}
 	}
-	size, err := gridSize(c.t.info.Shape, c.keep)
+	size, err := gridSize(c.t.info.Shape, c.keep, c.coarse)
 	if err == nil {
-		c.rowBase, err = c.rowids.block(c.keep, sel, max(size, 1))
+		c.rowBase, err = c.rowids.block(c.keep, c.coarse, sel, max(size, 1))
 	}
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	spec := scan.FoldSpec{Reader: c.t.reader, Session: c.t.session.engine(), Sel: sel, Stride: stride, Groups: ngroups,
-		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left()}
+		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Blocks: blocks}
+	if blocks != nil {
+		spec.Coarse = c.coarse
+	}
 	groups, err := scan.Fold(&spec, &c.stats)
 	if err != nil {
 		c.t.session.setErr(err) // the driver returns it whole (errors.Is)
@@ -144,6 +174,9 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	c.groups = groups
+	if err := c.pickPass(&spec, idxNum); err != nil {
+		return err
+	}
 	c.seek()
 	return nil
 }

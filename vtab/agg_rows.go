@@ -56,7 +56,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
-		if k := c.keptPos(a); k >= 0 {
+		if k := c.keptPos(a); k >= 0 && blockOf(c.coarse, a) > 1 {
+			r.Null() // a block of a coarsened axis has many labels
+		} else if k >= 0 {
 			r.Text(t.info.Labels[a][c.groupIndex(k)])
 		} else if c.fixed[a] >= 0 {
 			r.Text(t.info.Labels[a][c.fixed[a]])
@@ -66,6 +68,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col == t.byCol:
 		r.Value(c.by)
+		return nil
+	case col == t.qCol:
+		r.Value(c.qArg)
 		return nil
 	}
 	s := &c.groups[c.g]
@@ -106,6 +111,8 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		optional(s.Var())
 	case "std":
 		optional(s.Std())
+	case "median", "quantile", "argmin", "argmax":
+		return c.pickColumn(r, aggResults[col-t.first])
 	default:
 		return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 	}

@@ -35,6 +35,12 @@ type FoldSpec struct {
 	// Free is the memory the caller's budget has left: a grouped fold
 	// runs one extra worker per set of groups it allows.
 	Free int64
+	// Coarse, when set, holds per axis the block size k of a coarsened
+	// group axis (by 'dim/k'; 0 or 1 for none), and Blocks the distinct
+	// index/k of its selection, ascending: the group keys, whose
+	// positions number its groups (see coarse.go).
+	Coarse []int64
+	Blocks [][]int64
 }
 
 // Fold folds every chunk holding selected elements on worker goroutines
