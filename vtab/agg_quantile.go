@@ -59,9 +59,9 @@ func (t *aggTable) qColumnName() string {
 // parseQ validates the q argument: a number (or text that reads as one)
 // from 0 to 1.
 func parseQ(v any) (float64, error) {
-	v, _ = numericAffinity(v, planner.OpEQ)
+	n, _ := numericAffinity(v, planner.OpEQ)
 	var q float64
-	switch x := v.(type) {
+	switch x := n.(type) {
 	case int64:
 		q = float64(x)
 	case float64:

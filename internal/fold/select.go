@@ -13,8 +13,18 @@ import (
 // the result is x[⌊h⌋] + (h−⌊h⌋)·(x[⌈h⌉] − x[⌊h⌋]), see [Lerp] for ±Inf.
 // It selects (introselect) rather than sorts, and reorders xs; calls for
 // several q on the same xs stay correct. ok is false for an empty xs or
-// an undefined result (−Inf and +Inf on either side of h).
+// an undefined result (−Inf and +Inf on either side of h). A zero result
+// is +0: −0 and +0 are equal, so which of them a selection finds at a
+// rank is arbitrary, and the answer must not depend on it.
 func Quantile[T float32 | float64](xs []T, q float64) (float64, bool) {
+	v, ok := quantile(xs, q)
+	if v == 0 {
+		v = 0 // +0, also for −0
+	}
+	return v, ok
+}
+
+func quantile[T float32 | float64](xs []T, q float64) (float64, bool) {
 	n := len(xs)
 	if n == 0 {
 		return 0, false
