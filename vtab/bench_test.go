@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"strings"
 	"testing"
 
 	"github.com/tetsql/tetsql/tetcore"
@@ -195,5 +196,67 @@ func BenchmarkAggZstdCache(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// cubeForBench writes a days×181×360 f32 cube in 30-day raw chunks (the
+// ERA5-like layout of issue 15, fewer days) once per process.
+func cubeForBench(b *testing.B, days int64) string {
+	key := -days
+	if p, ok := benchGrids.Load(key); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "tetsql-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "cube.tet")
+	w, _ := tetcore.Create(path)
+	w.AddDataset(tetcore.DatasetSpec{Name: "t2m", DType: tetcore.F32, Shape: []int64{days, 181, 360},
+		ChunkShape: []int64{30, 181, 360}, DimNames: []string{"time", "lat", "lon"}})
+	buf := make([]byte, 30*181*360*4)
+	for i := int64(0); i < 30*181*360; i++ {
+		v := float32(250 + 40*math.Sin(float64(i%65160)/5000) + float64(i%17)/3)
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
+	}
+	for {
+		if _, _, _, _, ok := w.NextChunk(); !ok {
+			break
+		}
+		w.WriteChunk(buf)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchGrids.Store(key, path)
+	return path
+}
+
+// BenchmarkAggMedianDay is the median of one day's map (65,160 values
+// of a 30-day chunk), then its 0.99 quantile and argmax beside it.
+func BenchmarkAggMedianDay(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"c": cubeForBench(b, 60)})
+	for _, q := range []string{
+		"SELECT median FROM c.t2m_agg WHERE time = 40",
+		"SELECT median + quantile FROM c.t2m_agg('', 0.99) WHERE time = 40",
+		"SELECT argmax FROM c.t2m_agg WHERE time = 40",
+		"SELECT mean FROM c.t2m_agg WHERE time = 40",
+	} {
+		b.Run(strings.Fields(q)[1], func(b *testing.B) {
+			benchQuery(b, db, q, 181*360)
+		})
+	}
+}
+
+// BenchmarkAggCoarsen groups 60 days by 5-day blocks and 4×4 boxes.
+func BenchmarkAggCoarsen(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"c": cubeForBench(b, 60)})
+	b.ReportAllocs()
+	b.SetBytes(60 * 181 * 360 * 4)
+	for b.Loop() {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM c.t2m_agg('time/5,lat/4,lon/4')").Scan(&n); err != nil || n != 12*46*90 {
+			b.Fatal(n, err)
+		}
 	}
 }
