@@ -275,6 +275,19 @@ func pickBox[T elem, G float32 | float64](p *Picker, data []byte, extent, lo, hi
 		bl := blocks[T]{data: data, off: int(off), step: 1, n: int(hi[last] - lo[last]), span: floatBlockLen, f16: f16, buf: &buf}
 		rs := rowStride[last]
 		for xs := bl.next(); xs != nil; xs = bl.next() {
+			if gs == 0 { // the whole block goes to one group: tight loops
+				if vals != nil {
+					gatherRow(p, vals, xs, g)
+				}
+				if mins != nil {
+					firstEqual(xs, mins[g], rid, rs, &p.argMin[g])
+				}
+				if maxs != nil {
+					firstEqual(xs, maxs[g], rid, rs, &p.argMax[g])
+				}
+				rid += rs * int64(len(xs))
+				continue
+			}
 			for _, x := range xs {
 				if x == x { // NaN is skipped
 					if vals != nil {
@@ -304,6 +317,35 @@ func pickBox[T elem, G float32 | float64](p *Picker, data []byte, extent, lo, hi
 			idx[d] = lo[d]
 		}
 		if d < 0 {
+			return
+		}
+	}
+}
+
+// gatherRow gathers the non-NaN elements of xs into group g.
+func gatherRow[T elem, G float32 | float64](p *Picker, vals []G, xs []T, g int64) {
+	f, end := p.fill[g], p.off[g+1]
+	for _, x := range xs {
+		if x == x {
+			if f < end {
+				vals[f] = G(x)
+			}
+			f++ // an overflow is counted: Box reports it
+		}
+	}
+	p.fill[g] = f
+}
+
+// firstEqual lowers *best to the rowid of the first element of xs equal
+// to target (element i has rowid rid + i·rs), if there is one and it is
+// lower. A block starting at or after *best cannot lower it.
+func firstEqual[T elem](xs []T, target T, rid, rs int64, best *int64) {
+	if rid >= *best {
+		return
+	}
+	for i, x := range xs {
+		if x == target {
+			*best = min(*best, rid+int64(i)*rs)
 			return
 		}
 	}

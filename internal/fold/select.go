@@ -39,7 +39,19 @@ func quantile[T float32 | float64](xs []T, q float64) (float64, bool) {
 	}
 	// Select leaves every element after lo at least xs[lo]: the next
 	// order statistic is their minimum.
-	return Lerp(a, float64(slices.Min(xs[lo+1:])), t)
+	return Lerp(a, float64(minOf(xs[lo+1:])), t)
+}
+
+// minOf is the smallest element of a non-empty xs without NaN (a plain
+// compare, faster than slices.Min, which propagates NaN).
+func minOf[T float32 | float64](xs []T) T {
+	m := xs[0]
+	for _, x := range xs[1:] {
+		if x < m {
+			m = x
+		}
+	}
+	return m
 }
 
 // Lerp is a + t·(b − a) for a ≤ b and 0 < t < 1, defined where that

@@ -162,8 +162,10 @@ func TestPicker_groupsAndFirstExtremes(t *testing.T) {
 			}
 			lo := []int64{0, rng.Int64N(extent[1]), 0}
 			hi := []int64{extent[0], lo[1] + 1 + rng.Int64N(extent[1]-lo[1]), extent[2]}
-			stride := []int64{1, 0, 0}
-			groups := make([]fold.Stats, extent[0])
+			by := 2 * (round % 2) // group by the first or the last axis
+			stride := []int64{0, 0, 0}
+			stride[by] = 1
+			groups := make([]fold.Stats, extent[by])
 			if err := fold.FoldGroups(dt, data, extent, lo, hi, stride, 0, groups); err != nil {
 				t.Fatal(err)
 			}
@@ -175,28 +177,39 @@ func TestPicker_groupsAndFirstExtremes(t *testing.T) {
 			if !p.Complete() {
 				t.Fatal("incomplete")
 			}
-			for g := int64(0); g < extent[0]; g++ {
-				var xs []float64
-				amin, amax := int64(-1), int64(-1)
-				var mn, mx float64
+			// The reference walks in rowid order.
+			type refG struct {
+				xs         []float64
+				amin, amax int64
+				mn, mx     float64
+			}
+			ref := make([]refG, extent[by])
+			for i := int64(0); i < extent[0]; i++ {
 				for j := lo[1]; j < hi[1]; j++ {
 					for k := int64(0); k < extent[2]; k++ {
-						x := vals[(g*extent[1]+j)*extent[2]+k]
+						x := vals[(i*extent[1]+j)*extent[2]+k]
 						if dt == array.F16 || dt == array.F32 {
 							x = float64(float32(x))
 						}
 						if x != x {
 							continue
 						}
-						rid := 7 + g*1000 + j*100 + k
-						if len(xs) == 0 || x < mn {
-							mn, amin = x, rid
+						r := &ref[[]int64{i, j, k}[by]]
+						rid := 7 + i*1000 + j*100 + k
+						if len(r.xs) == 0 || x < r.mn {
+							r.mn, r.amin = x, rid
 						}
-						if len(xs) == 0 || x > mx {
-							mx, amax = x, rid
+						if len(r.xs) == 0 || x > r.mx {
+							r.mx, r.amax = x, rid
 						}
-						xs = append(xs, x)
+						r.xs = append(r.xs, x)
 					}
+				}
+			}
+			for g := int64(0); g < extent[by]; g++ {
+				xs, amin, amax := ref[g].xs, ref[g].amin, ref[g].amax
+				if len(xs) == 0 {
+					amin, amax = -1, -1
 				}
 				for _, q := range []float64{0, 0.5, 0.9, 1} {
 					want, wok := refQuantile(xs, q)
