@@ -248,15 +248,23 @@ func BenchmarkAggMedianDay(b *testing.B) {
 	}
 }
 
-// BenchmarkAggCoarsen groups 60 days by 5-day blocks and 4×4 boxes.
+// BenchmarkAggCoarsen groups 60 days by 5-day blocks (and 4×4 boxes),
+// beside the plain grouping by time for comparison.
 func BenchmarkAggCoarsen(b *testing.B) {
 	db, _ := openDB(b, map[string]string{"c": cubeForBench(b, 60)})
-	b.ReportAllocs()
-	b.SetBytes(60 * 181 * 360 * 4)
-	for b.Loop() {
-		var n int
-		if err := db.QueryRow("SELECT count(*) FROM c.t2m_agg('time/5,lat/4,lon/4')").Scan(&n); err != nil || n != 12*46*90 {
-			b.Fatal(n, err)
-		}
+	for _, tc := range []struct {
+		by   string
+		rows int
+	}{{"time", 60}, {"time/5", 12}, {"time/5,lat/4,lon/4", 12 * 46 * 90}, {"time/5,lat,lon", 12 * 181 * 360}} {
+		b.Run(strings.ReplaceAll(tc.by, "/", "÷"), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(60 * 181 * 360 * 4)
+			for b.Loop() {
+				var n int
+				if err := db.QueryRow("SELECT count(*) FROM c.t2m_agg('" + tc.by + "')").Scan(&n); err != nil || n != tc.rows {
+					b.Fatal(n, err)
+				}
+			}
+		})
 	}
 }
