@@ -13,7 +13,9 @@
 // limit, then the cache, then [array.Array.ReadChunk], with page
 // eviction and the scan's counters. [CellScan] walks the selected
 // positions of a plan for a cells table; [Fold] reduces a selection for
-// an aggregate table on worker goroutines. A [Session] is one
+// an aggregate table on worker goroutines (by coarsened axes too:
+// FoldSpec.Coarse), and [Pick] feeds the same selection to a
+// fold.Picker for median, quantile, argmin and argmax. A [Session] is one
 // connection's engine state: its settings, the statistics of its
 // finished scans, the context of the call in progress and its memory
 // limit.
