@@ -246,6 +246,12 @@ func BenchmarkAggMedianDay(b *testing.B) {
 			benchQuery(b, db, q, 181*360)
 		})
 	}
+	b.Run("whole-cube", func(b *testing.B) { // 3.9M values
+		benchQuery(b, db, "SELECT median FROM c.t2m_agg", 60*181*360)
+	})
+	b.Run("daily", func(b *testing.B) { // 60 groups
+		benchQuery(b, db, "SELECT max(median) FROM c.t2m_agg('time')", 60*181*360)
+	})
 }
 
 // BenchmarkAggCoarsen groups 60 days by 5-day blocks (and 4×4 boxes),
