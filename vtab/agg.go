@@ -155,6 +155,9 @@ func (t *aggTable) parseBy(v any) ([]bool, []int64, error) {
 			continue
 		}
 		name, k, err := parseByItem(item)
+		if t.isDim(item) { // a dim whose name holds a "/" is never coarsened
+			name, k, err = strings.TrimSpace(item), 1, nil
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("tet: %s: by: %w", t.qualified, err)
 		}

@@ -22,11 +22,11 @@ const maxBlock = 1 << 62
 // parseByItem splits one by item into the dim name and its block size k
 // (1 when the item does not coarsen).
 func parseByItem(item string) (name string, k int64, err error) {
-	name, ks, ok := strings.Cut(item, "/")
-	name = strings.TrimSpace(name)
-	if !ok {
-		return name, 1, nil
+	i := strings.LastIndexByte(item, '/') // the dim's name may hold a "/"
+	if i < 0 {
+		return strings.TrimSpace(item), 1, nil
 	}
+	name, ks := strings.TrimSpace(item[:i]), item[i+1:]
 	if name == "" {
 		return "", 0, fmt.Errorf("%q: no dim before /", strings.TrimSpace(item))
 	}
@@ -51,4 +51,15 @@ func blockOf(coarse []int64, a int) int64 {
 func groupExtent(size int64, coarse []int64, a int) int64 {
 	k := blockOf(coarse, a)
 	return size/k + min(size%k, 1)
+}
+
+// isDim reports whether item, trimmed, names a dim (ignoring case).
+func (t *aggTable) isDim(item string) bool {
+	item = strings.TrimSpace(item)
+	for _, d := range t.dims {
+		if strings.EqualFold(d, item) {
+			return true
+		}
+	}
+	return false
 }

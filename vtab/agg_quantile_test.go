@@ -318,6 +318,13 @@ func TestAggQuantile_contract(t *testing.T) {
 	if got := rowsOf(t, db, "SELECT time, time_label, count FROM st.temp_agg('time/7') WHERE time >= 26"); strings.Join(got, ",") != "3|<nil>|10,4|<nil>|10" {
 		t.Errorf("coarsened labels: %v", got)
 	}
+	// Consumed terms select elements by index, others filter blocks.
+	if got := rowsOf(t, db, "SELECT time, count FROM st.temp_agg('time/7') WHERE time > 20"); strings.Join(got, ",") != "3|35,4|10" {
+		t.Errorf("time > 20: %v", got)
+	}
+	if got := rowsOf(t, db, "SELECT time, count FROM st.temp_agg('time/7') WHERE +time > 3"); strings.Join(got, ",") != "4|10" {
+		t.Errorf("+time > 3: %v", got)
+	}
 	for _, c := range []struct{ q, err string }{
 		{"SELECT quantile FROM s.temperature_agg('', 1.5)", "q must be a number from 0 to 1, got 1.5"},
 		{"SELECT quantile FROM s.temperature_agg('', -0.1)", "q must be a number from 0 to 1, got -0.1"},
@@ -372,5 +379,29 @@ func groupedTerm(rng *rand.Rand, s tetcore.DatasetSpec) string {
 		if tm := randomTerm(rng, s); !strings.HasPrefix(tm.sql, "rowid") {
 			return tm.sql
 		}
+	}
+}
+
+// TestAggCoarsen_dimNamedWithSlash: a dim whose name holds "/" is named
+// as is, not coarsened.
+func TestAggCoarsen_dimNamedWithSlash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slash.tet")
+	w, _ := tetcore.Create(path)
+	if err := w.AddDataset(tetcore.DatasetSpec{Name: "v", DType: tetcore.I16, Shape: []int64{6, 2}, ChunkShape: []int64{4, 2},
+		DimNames: []string{"t/2", "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteDataset(make([]byte, 6*2*2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, _ := openDB(t, map[string]string{"f": path})
+	if got := rowsOf(t, db, "SELECT count(*), sum(count) FROM f.v_agg('t/2')"); got[0] != "6|12" {
+		t.Errorf("by 't/2': %v", got)
+	}
+	if got := rowsOf(t, db, "SELECT count(*), sum(count) FROM f.v_agg('t/2/3')"); got[0] != "2|12" {
+		t.Errorf("by 't/2/3': %v", got)
 	}
 }
