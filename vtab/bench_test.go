@@ -220,10 +220,13 @@ func cubeForBench(b *testing.B, days int64) string {
 		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
 	}
 	for {
-		if _, _, _, _, ok := w.NextChunk(); !ok {
+		_, _, _, ext, ok := w.NextChunk()
+		if !ok {
 			break
 		}
-		w.WriteChunk(buf)
+		if err := w.WriteChunk(buf[:ext[0]*ext[1]*ext[2]*4]); err != nil { // edge chunks are shorter
+			b.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
