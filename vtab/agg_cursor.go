@@ -153,7 +153,7 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 	}
 	size, err := gridSize(c.t.info.Shape, c.keep, c.coarse)
 	if err == nil {
-		c.rowBase, err = c.rowids.block(c.keep, c.coarse, sel, max(size, 1))
+		c.rowBase, err = c.rowids.block(c.keep, c.coarse, sel, max(size, 1), c.qKey())
 	}
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)

@@ -72,7 +72,15 @@ func parseQ(v any) (float64, error) {
 	if !(q >= 0 && q <= 1) {
 		return 0, fmt.Errorf("q must be a number from 0 to 1, got %v", q)
 	}
-	return q, nil
+	return q + 0, nil // −0 is 0
+}
+
+// qKey is the q argument as part of a row's identity (agg_rowid.go).
+func (c *aggCursor) qKey() uint64 {
+	if !c.hasQ {
+		return 0
+	}
+	return math.Float64bits(c.q) + 1
 }
 
 // describe names a non-numeric SQL value for an error.

@@ -318,6 +318,10 @@ func TestAggQuantile_contract(t *testing.T) {
 	if got := rowsOf(t, db, "SELECT time, time_label, count FROM st.temp_agg('time/7') WHERE time >= 26"); strings.Join(got, ",") != "3|<nil>|10,4|<nil>|10" {
 		t.Errorf("coarsened labels: %v", got)
 	}
+	// Rows for other q are other rows (rowids differ), also under IN.
+	if got := rowsOf(t, db, "SELECT count(DISTINCT rowid), group_concat(quantile, ' ') FROM s.temperature_agg WHERE q IN (0.5, 0.9, 0.5)"); got[0] != "2|3.5 5.5" {
+		t.Errorf("q IN: %v", got)
+	}
 	// Consumed terms select elements by index, others filter blocks.
 	if got := rowsOf(t, db, "SELECT time, count FROM st.temp_agg('time/7') WHERE time > 20"); strings.Join(got, ",") != "3|35,4|10" {
 		t.Errorf("time > 20: %v", got)

@@ -43,7 +43,9 @@ type rowidBlocks struct {
 }
 
 // block returns the base rowid of the identity of a Filter's rows.
-func (b *rowidBlocks) block(keep []bool, coarse []int64, sel []scan.AxisSel, size int64) (int64, error) {
+// q is the q argument's bits plus one, 0 without q: rows for another q
+// have other quantile values, so they are other rows.
+func (b *rowidBlocks) block(keep []bool, coarse []int64, sel []scan.AxisSel, size int64, q uint64) (int64, error) {
 	k := b.key[:0]
 	for d, kept := range keep {
 		if kept {
@@ -58,6 +60,7 @@ func (b *rowidBlocks) block(keep []bool, coarse []int64, sel []scan.AxisSel, siz
 			k = binary.AppendVarint(k, r.Hi)
 		}
 	}
+	k = binary.AppendUvarint(k, q)
 	b.key = k
 	if base, ok := b.base[string(k)]; ok {
 		return base, nil
