@@ -240,3 +240,57 @@ func ExampleQuantile() {
 	fmt.Println(med, p90, p10)
 	// Output: 5 +Inf 1.8
 }
+
+// TestFoldSmallBox_agreesWithFoldGroups: small and large boxes of every
+// dtype, with NaN and ±Inf, fold to the same statistics either way.
+func TestFoldSmallBox_agreesWithFoldGroups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range tetcoreDTypes() {
+		for round := 0; round < 200; round++ {
+			extent := []int64{1 + rng.Int64N(6), 1 + rng.Int64N(9), 1 + rng.Int64N(40)}
+			n := extent[0] * extent[1] * extent[2]
+			data := make([]byte, n*int64(dt.Size()))
+			for i := range data {
+				data[i] = byte(rng.IntN(256))
+			}
+			lo, hi := make([]int64, 3), make([]int64, 3)
+			for d := range extent {
+				lo[d] = rng.Int64N(extent[d])
+				hi[d] = lo[d] + 1 + rng.Int64N(extent[d]-lo[d])
+			}
+			var want [1]fold.Stats
+			if err := fold.FoldGroups(dt, data, extent, lo, hi, nil, 0, want[:]); err != nil {
+				t.Fatal(err)
+			}
+			var got fold.Stats
+			if err := fold.FoldSmallBox(dt, data, extent, lo, hi, &got); err != nil {
+				t.Fatal(err)
+			}
+			w, g := want[0], got
+			ws, wok := w.Sum()
+			gs, gok := g.Sum()
+			wm, _ := w.Min()
+			gm, _ := g.Min()
+			wx, _ := w.Max()
+			gx, _ := g.Max()
+			wv, wvok := w.Var()
+			gv, gvok := g.Var()
+			close := func(a, b float64) bool {
+				return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))+1e-300
+			}
+			if w.Count() != g.Count() || w.NullCount() != g.NullCount() || wok != gok || wok && !close(ws, gs) ||
+				wm != gm || wx != gx || finite(wv, wvok) != finite(gv, gvok) || finite(wv, wvok) && !close(wv, gv) {
+				t.Fatalf("%v %v [%v, %v): FoldGroups %+v, FoldSmallBox %+v", dt, extent, lo, hi, w, g)
+			}
+			if ei, ok := w.ExactSum(); ok {
+				if gi, _ := g.ExactSum(); gi != ei {
+					t.Fatalf("%v: exact sums %v and %v", dt, ei, gi)
+				}
+			}
+		}
+	}
+}
+
+// finite reports a variance that did not overflow (an overflowed M2 is
+// +Inf by one path and NaN by another: either way not a number to compare).
+func finite(v float64, ok bool) bool { return ok && !math.IsInf(v, 0) && !math.IsNaN(v) }

@@ -46,14 +46,18 @@ func (f *folder) pieces(runs []localRun, d int, lo, hi, start int64) []localRun 
 }
 
 // boxStride returns the group strides of a piece: the spec's, with 0 on
-// coarsened axes.
+// coarsened axes. When every group axis is coarsened (pieceOne), each
+// piece folds into one group, small boxes gathered whole
+// (fold.FoldSmallBox) rather than pushed element by element.
 func (f *folder) boxStride(r int) []int64 {
 	if !f.bsSet {
 		copy(f.bs[:r], f.spec.Stride)
+		f.pieceOne = len(f.spec.Coarse) > 0
 		for d := 0; d < r; d++ {
 			if f.coarse(d) {
 				f.bs[d] = 0
 			}
+			f.pieceOne = f.pieceOne && f.bs[d] == 0
 		}
 		f.bsSet = true
 	}

@@ -36,6 +36,8 @@ type folder struct {
 	// is constant over each piece of a run (coarse.go)
 	bs    [planner.MaxRank]int64
 	bsSet bool
+	// every group axis is coarsened: each piece folds into one group
+	pieceOne bool
 	// the second pass (Pick): elements go to pick, not into out
 	pick      *fold.Picker
 	rowStride []int64
@@ -130,6 +132,8 @@ func (f *folder) foldChunk(w *work, data []byte, r int) error {
 		var err error
 		if f.pick != nil {
 			err = f.pick.Box(data, w.extent[:r], lo[:r], hi[:r], bs, base, f.rowStride, rowBase)
+		} else if f.pieceOne {
+			err = fold.FoldSmallBox(dt, data, w.extent[:r], lo[:r], hi[:r], &f.out[base])
 		} else {
 			err = fold.FoldGroups(dt, data, w.extent[:r], lo[:r], hi[:r], bs, base, f.out)
 		}
