@@ -101,21 +101,25 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 	}
 	restrict(sel, ins)
 	sizes := make([]int64, len(sel))
-	var blocks [][]int64
 	for d := range sel {
 		sizes[d] = sel[d].N
 		if k := blockOf(c.coarse, d); k > 1 && c.keep[d] {
-			if blocks == nil {
-				blocks = make([][]int64, len(sel))
-			}
-			blocks[d] = sel[d].Blocks(k)
-			sizes[d] = int64(len(blocks[d]))
+			sizes[d] = sel[d].BlockCount(k)
 		}
 	}
 	stride, ngroups := fold.Strides(sizes, c.keep)
 	// Size every buffer from the plan before allocating any (memlimit.go).
 	if err := c.reserve(ngroups, sel); err != nil {
 		return err
+	}
+	var blocks [][]int64 // the group keys of coarsened axes
+	for d := range sel {
+		if k := blockOf(c.coarse, d); k > 1 && c.keep[d] {
+			if blocks == nil {
+				blocks = make([][]int64, len(sel))
+			}
+			blocks[d] = sel[d].Blocks(k)
+		}
 	}
 	c.kept, c.values = c.kept[:0], c.values[:0]
 	for d := range sel {

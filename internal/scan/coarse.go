@@ -24,6 +24,23 @@ func (s *AxisSel) Blocks(k int64) []int64 {
 	return out
 }
 
+// BlockCount is len(s.Blocks(k)), counted without making the list, so
+// that a caller can budget it first.
+func (s *AxisSel) BlockCount(k int64) int64 {
+	n, last := int64(0), int64(-1)
+	for _, r := range s.Runs {
+		lo, hi := r.Lo/k, (r.Hi-1)/k
+		if lo == last {
+			lo++
+		}
+		if hi >= lo {
+			n += hi - lo + 1
+		}
+		last = hi
+	}
+	return n
+}
+
 // coarse reports whether axis d is a coarsened group axis.
 func (f *folder) coarse(d int) bool {
 	return d < len(f.spec.Coarse) && f.spec.Coarse[d] > 1
