@@ -27,6 +27,8 @@ type Conn struct {
 	maxRows   int64         // most rows a result may have; 0 = any
 	snap      *snapshot     // the state ResetSession restores (reset.go)
 	pragmaSet *atomic.Bool  // a PRAGMA was given a value since the snapshot (reset.go); nil in safe mode
+	noRewrite bool          // aggregate queries run as written, never on an _agg companion (route.go)
+	routes    *routeCache   // the rewrites of recent statements (route.go)
 }
 
 // Scans returns the statistics of the cells scans finished on this
@@ -106,7 +108,7 @@ func (c *Conn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error
 	if c.guard != nil {
 		c.guard.take()
 	}
-	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, q)
+	s, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, c.routed(ctx, q))
 	if err != nil {
 		return nil, c.fix(ctx, q, err)
 	}
@@ -135,7 +137,7 @@ func (c *Conn) QueryContext(ctx context.Context, q string, args []driver.NamedVa
 	}
 	ctx, cancel := c.limitCtx(ctx)
 	call := c.enter(ctx)
-	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, q, args)
+	r, err := c.inner.(driver.QueryerContext).QueryContext(ctx, c.routed(ctx, q), args)
 	if err != nil {
 		err = c.fix(ctx, q, err)
 		cancel()

@@ -107,7 +107,7 @@ func (c *Connector) files() ([]*scan.Handle, error) {
 				closeHandles(hs)
 				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
-			h.Source().SetCacheBudget(c.cfg.CacheBudget)
+			h.Source().SetCacheBudget(c.cfg.cacheBudget())
 			hs = append(hs, h)
 		}
 		c.handles = hs
@@ -124,7 +124,7 @@ func (c *Connector) files() ([]*scan.Handle, error) {
 			// connector keeps the new source, not the stale one.
 			h3, err := c.reg.Open(h.Path())
 			if err == nil && h3.Source() == h2.Source() {
-				h3.Source().SetCacheBudget(c.cfg.CacheBudget)
+				h3.Source().SetCacheBudget(c.cfg.cacheBudget())
 				c.handles[i] = h3
 				h.Close()
 			} else if err == nil {
@@ -176,7 +176,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
-		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows)}
+		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite}
 	for i, h := range handles {
 		path := h.Path()
 		conn.files = append(conn.files, h.Source())

@@ -36,7 +36,7 @@ func TestDSN(t *testing.T) {
 		t.Fatalf("mem_limit: %+v %v", cfg, err)
 	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels, mem_limit, safe, statement_timeout, max_rows)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels, agg_rewrite, mem_limit, safe, statement_timeout, max_rows)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",
@@ -48,6 +48,7 @@ func TestDSN(t *testing.T) {
 		"a.tet?decode_parallelism=2":                  "decode_parallelism=2 needs read_ahead",
 		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
 		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
+		"a.tet?cache_budget=-1":                       `cache_budget="-1": want a size`,
 		"a.tet?read_ahead_bytes=0":                    `read_ahead_bytes="0": want a positive size`,
 		"a.tet?mem_limit=0":                           `mem_limit="0": want a positive size`,
 		"a.tet?mem_limit=-1GiB":                       `mem_limit="-1GiB": want a positive size`,
@@ -120,7 +121,7 @@ func TestDriver_openErrorNamesFile(t *testing.T) {
 
 func TestDriver_scanStatsAndPlainSQLite(t *testing.T) {
 	t.Parallel()
-	_, conn := openConn(t, ref("sample.tet"))
+	_, conn := openConn(t, ref("sample.tet")+"?agg_rewrite=false") // a cells scan, not its _agg rewrite
 	ctx := context.Background()
 	var n int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM temperature WHERE d1 = 2").Scan(&n); err != nil || n != 2 {
@@ -153,6 +154,81 @@ var _ = tetcore.F32
 
 func TestDriver_cacheBudgetServesRepeatedQueries(t *testing.T) {
 	t.Parallel()
+	path := writeZstdGrid(t)
+	// 16×16×8 = 2 KiB per chunk: a 5 KiB budget keeps two chunks.
+	run := openCounting(t, path+"?cache_budget=5KiB")
+	const q = "SELECT sum(value) FROM z WHERE d0 < 16 AND d1 < 32" // 2 chunks
+	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 0 || s.BytesDecoded != 4096 {
+		t.Fatalf("first: %+v", s)
+	}
+	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 2 || s.BytesDecoded != 0 {
+		t.Fatalf("second: %+v", s)
+	}
+	// The cache is full: two other chunks read once do not evict the
+	// cached ones (a one-pass scan never flushes it); read twice, they do.
+	const other = "SELECT sum(value) FROM z WHERE d0 >= 48 AND d1 >= 32"
+	run(other)
+	if s := run(q); s.CacheHits != 2 {
+		t.Fatalf("two other chunks read once evicted the cached ones: %+v", s)
+	}
+	run(other)
+	if s := run(q); s.CacheHits != 0 {
+		t.Fatalf("after eviction: %+v", s)
+	}
+}
+
+// The default configuration caches decoded chunks (DefaultCacheBudget);
+// cache_budget=0 and a negative Config.CacheBudget turn the cache off.
+// The cache belongs to the open file: every connection reading it shares it.
+func TestDriver_cacheBudgetDefault(t *testing.T) {
+	t.Parallel()
+	const q = "SELECT sum(value) FROM z WHERE d0 < 16 AND d1 < 32" // 2 chunks
+	for _, tc := range []struct {
+		name, opts string
+		hits       int64
+	}{{"default", "", 2}, {"cache_budget=0", "?cache_budget=0", 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dsn := writeZstdGrid(t) + tc.opts
+			run := openCounting(t, dsn)
+			run(q)
+			if s := run(q); s.CacheHits != tc.hits {
+				t.Fatalf("second: %+v, want %d cache hits", s, tc.hits)
+			}
+			// Another database and connection on the file shares the cache.
+			if s := openCounting(t, dsn)(q); s.CacheHits != tc.hits {
+				t.Fatalf("other connection: %+v, want %d cache hits", s, tc.hits)
+			}
+		})
+	}
+	cfg, err := tetsql.ParseDSN("a.tet?cache_budget=0")
+	if err != nil || cfg.CacheBudget >= 0 {
+		t.Fatalf("cache_budget=0 parses to %d %v, want a negative CacheBudget (none)", cfg.CacheBudget, err)
+	}
+	connector, err := tetsql.NewConnector(tetsql.Config{Files: []tetsql.FileSpec{{Path: writeZstdGrid(t)}}, CacheBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(connector)
+	defer db.Close()
+	var s float64
+	for range 2 {
+		if err := db.QueryRow("SELECT sum(value) FROM z.z WHERE d0 < 16").Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, _ := db.Conn(context.Background())
+	defer conn.Close()
+	if err := conn.QueryRowContext(context.Background(), "SELECT sum(value) FROM z.z WHERE d0 < 16").Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	if sc, _ := tetsql.Scans(context.Background(), conn); len(sc) == 0 || sc[len(sc)-1].CacheHits != 0 {
+		t.Fatalf("CacheBudget -1: %+v, want no cache hits", sc)
+	}
+}
+
+// writeZstdGrid writes a 64×64 f64 zstd dataset "z" in 16×16 chunks.
+func writeZstdGrid(t *testing.T) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "z.tet")
 	w, _ := tetcore.Create(path)
 	if err := w.AddDataset(tetcore.DatasetSpec{Name: "z", DType: tetcore.F64, Shape: []int64{64, 64},
@@ -169,32 +245,30 @@ func TestDriver_cacheBudgetServesRepeatedQueries(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// 16×16×8 = 2 KiB per chunk: a 5 KiB budget keeps two chunks.
-	db, err := sql.Open("tetsql", path+"?cache_budget=5KiB")
+	return path
+}
+
+// openCounting opens dsn on one connection and returns a function running
+// a one-value query on it and returning the query's scan counters.
+func openCounting(t *testing.T, dsn string) func(q string) tetsql.ScanStats {
+	t.Helper()
+	db, err := sql.Open("tetsql", dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
 	ctx := context.Background()
-	conn, _ := db.Conn(ctx)
-	defer conn.Close()
-	run := func(q string) tetsql.ScanStats {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); db.Close() })
+	return func(q string) tetsql.ScanStats {
+		t.Helper()
 		var s float64
 		if err := conn.QueryRowContext(ctx, q).Scan(&s); err != nil {
 			t.Fatal(err)
 		}
 		sc, _ := tetsql.Scans(ctx, conn)
 		return sc[len(sc)-1]
-	}
-	const q = "SELECT sum(value) FROM z WHERE d0 < 16 AND d1 < 32" // 2 chunks
-	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 0 || s.BytesDecoded != 4096 {
-		t.Fatalf("first: %+v", s)
-	}
-	if s := run(q); s.ChunksDecoded != 2 || s.CacheHits != 2 || s.BytesDecoded != 0 {
-		t.Fatalf("second: %+v", s)
-	}
-	run("SELECT sum(value) FROM z WHERE d0 >= 48 AND d1 >= 32") // two other chunks evict them
-	if s := run(q); s.CacheHits != 0 {
-		t.Fatalf("after eviction: %+v", s)
 	}
 }

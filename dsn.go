@@ -33,9 +33,14 @@ type Config struct {
 	// exceed it.
 	DecodeParallelism int
 	// CacheBudget gives each file a cache of decoded zstd chunks of up to
-	// this many bytes, shared by all connections (0 = no cache), so that
-	// repeated selective queries on compressed data skip the decode. With
-	// several databases on one file the largest budget applies.
+	// this many bytes, shared by all connections and statements, least
+	// recently used out, so that repeated selective queries on compressed
+	// data (a day's map fetched again, a point series) skip the decode.
+	// 0 = the default, DefaultCacheBudget; negative = no cache. (The DSN
+	// option cache_budget=0 and the shell's --cache-budget 0 mean no
+	// cache.) The memory is taken only as chunks are decoded; raw chunks
+	// are never cached. With several databases on one file the largest
+	// budget applies.
 	CacheBudget int64
 	// TimeLabels delivers the label columns whose labels are all ISO 8601
 	// dates or timestamps as time.Time (UTC unless the label has a zone),
@@ -43,6 +48,10 @@ type Config struct {
 	// into a *string as RFC 3339, not as the label's text. Off by default.
 	// The SQL meaning of the columns does not change: they stay TEXT.
 	TimeLabels bool
+	// NoAggRewrite turns off answering aggregate queries over a cells
+	// table (SELECT time, avg(value) FROM t GROUP BY time) from its _agg
+	// companion; they then run row by row through SQLite, as written.
+	NoAggRewrite bool
 	// MemLimit bounds the buffers one query may ask of tetsql (an
 	// aggregate's groups and chunk list, a metadata table's rows); 0 =
 	// the default, vtab.DefaultMemLimit (1 GiB). A query needing more
@@ -67,6 +76,35 @@ type Config struct {
 	MaxRows int64
 }
 
+// DefaultCacheBudget is the decoded-chunk cache each file gets when
+// Config.CacheBudget is 0: 256 MiB, 34 chunks of 30×181×360 f32 (a
+// month of 1° global days each, so two years of them), enough to keep
+// the chunks a session keeps returning to without decoding them again.
+// A fixed size, not a fraction of RAM, so that the same query does the
+// same work everywhere; memory is taken only as chunks are decoded.
+const DefaultCacheBudget = 256 << 20
+
+// cacheBudget is the budget a file is given: the default for 0, none
+// (0 to the source) for a negative value.
+func (c Config) cacheBudget() int64 {
+	switch {
+	case c.CacheBudget == 0:
+		return DefaultCacheBudget
+	case c.CacheBudget < 0:
+		return 0
+	}
+	return c.CacheBudget
+}
+
+// explicitCacheBudget maps a size given by a user (DSN, shell flag), where
+// 0 means "no cache", to Config.CacheBudget, where 0 means the default.
+func explicitCacheBudget(n int64) int64 {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
 // MaxReadAhead is the largest accepted ReadAhead.
 const MaxReadAhead = 64
 
@@ -81,8 +119,6 @@ func (c Config) validate() error {
 		return fmt.Errorf("tetsql: read_ahead_bytes %d is negative", c.ReadAheadBytes)
 	case c.MemLimit < 0:
 		return fmt.Errorf("tetsql: mem_limit %d is negative", c.MemLimit)
-	case c.CacheBudget < 0:
-		return fmt.Errorf("tetsql: cache_budget %d is negative", c.CacheBudget)
 	case c.DecodeParallelism < 0:
 		return fmt.Errorf("tetsql: decode_parallelism %d is negative", c.DecodeParallelism)
 	case c.DecodeParallelism > 0 && c.ReadAhead == 0:
@@ -152,16 +188,22 @@ func ParseDSN(dsn string) (Config, error) {
 				cfg.DecodeParallelism = n
 			case "cache_budget":
 				n, err := ParseSize(v[0])
-				if err != nil {
+				if err != nil || n < 0 {
 					return cfg, fmt.Errorf("tetsql: DSN option cache_budget=%q: want a size such as 256MiB (0 = no cache)", v[0])
 				}
-				cfg.CacheBudget = n
+				cfg.CacheBudget = explicitCacheBudget(n)
 			case "time_labels":
 				b, err := strconv.ParseBool(strings.TrimSpace(v[0]))
 				if err != nil {
 					return cfg, fmt.Errorf("tetsql: DSN option time_labels=%q: want true or false", v[0])
 				}
 				cfg.TimeLabels = b
+			case "agg_rewrite":
+				b, err := strconv.ParseBool(strings.TrimSpace(v[0]))
+				if err != nil {
+					return cfg, fmt.Errorf("tetsql: DSN option agg_rewrite=%q: want true or false", v[0])
+				}
+				cfg.NoAggRewrite = !b
 			case "mem_limit":
 				n, err := ParseSize(v[0])
 				if err != nil || n < 1 {
@@ -200,7 +242,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "mem_limit", "safe", "statement_timeout", "max_rows"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "agg_rewrite", "mem_limit", "safe", "statement_timeout", "max_rows"}
 
 // ParseTimeout reads a statement time limit such as 30s, 2m or 1m30s
 // (Go duration syntax; a bare number is seconds). 0 means none and is

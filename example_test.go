@@ -155,7 +155,9 @@ func Example_exportCSV() {
 }
 
 // Read the statistics of the scans a connection ran: pushdown on d1 = 2
-// decodes one of the dataset's two chunks.
+// decodes one of the dataset's two chunks. The sum is answered by the
+// dataset's _agg companion (one row for the whole selection), not by
+// passing every element through SQLite.
 func ExampleScans() {
 	db, err := sql.Open("tetsql", "testdata/reference/sample.tet")
 	if err != nil {
@@ -184,7 +186,7 @@ func ExampleScans() {
 	}
 	// Output:
 	// sum: 9
-	// sample.temperature: chunks 1/2, rows 2, bytes read 8
+	// sample.temperature_agg: chunks 1/2, rows 1, bytes read 8
 }
 
 // Parse a DSN: files with optional aliases, then options.

@@ -33,7 +33,7 @@ func TestLimits_statementTimeout(t *testing.T) {
 		{"sqlite first step", "testdata/demo.tet?statement_timeout=300ms", endlessFirst, false},
 		{"sqlite later step", "testdata/demo.tet?statement_timeout=300ms", endlessLater, false},
 		{"sqlite exec", "testdata/demo.tet?statement_timeout=300ms", endlessFirst, true},
-		{"safe mode, tet scan later step", big + "?safe=1&statement_timeout=0.3", "SELECT rowid FROM big WHERE value IN (0, -1)", false},
+		{"safe mode, tet scan later step", big + "?safe=1&statement_timeout=0.3", "SELECT rowid FROM big WHERE +value IN (0, -1)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, conn := openConn(t, tc.dsn)

@@ -152,7 +152,11 @@ func soakQueries() []soakQuery {
 				return fmt.Errorf("stats query: %d %v", n, err)
 			}
 			scans, err := tetsql.Scans(ctx, conn)
-			if err != nil || len(scans) != 1 || scans[0].ChunksDecoded != 3 || scans[0].Rows != soakY {
+			rows := int64(soakY) // the cells scan, or one row of its _agg rewrite
+			if len(scans) == 1 && strings.HasSuffix(scans[0].Table, "_agg") {
+				rows = 1
+			}
+			if err != nil || len(scans) != 1 || scans[0].ChunksDecoded != 3 || scans[0].Rows != rows {
 				return fmt.Errorf("scans %+v %v", scans, err)
 			}
 			return nil

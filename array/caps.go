@@ -91,3 +91,22 @@ type Finding struct {
 type Verifier interface {
 	Verify(deep bool, maxChunkBytes int64) ([]Finding, error)
 }
+
+// ZoneMap is what a format stores about the values of one chunk: Count
+// elements in all, Nulls of them NaN, and the smallest and largest of
+// the others (±Inf included) as the dtype's little-endian bytes, nil
+// when every element is NaN.
+type ZoneMap struct {
+	Count, Nulls int64
+	Min, Max     []byte
+}
+
+// ZoneMapper is an Array whose format stores per-chunk statistics (the
+// footer v2 zone maps of .tet), checked against the array's geometry and
+// dtype when first used; a set that fails the check is not offered (the
+// source's Verifier reports it). ZoneMap reports chunk id's, ok=false
+// when none is stored. The statistics are a hint a reader may use to
+// skip chunks; chunks it reads anyway let it check them.
+type ZoneMapper interface {
+	ZoneMap(id int64) (ZoneMap, bool)
+}

@@ -53,7 +53,7 @@ type Kind uint8
 // Target kinds.
 const (
 	KindDim   Kind = iota + 1 // an axis's INTEGER index column
-	KindLabel                 // an axis's TEXT <dim>_label column
+	KindLabel                 // an axis's <dim>_label column (TEXT, or numeric: see LabelType)
 	KindRowID                 // rowid, the global row-major element index
 )
 
@@ -119,6 +119,8 @@ const (
 //	rowid = < <= > >=       Prunes|ExactNumeric (exact with the rowid filter)
 //	label =                 Prunes|ExactText; Prunes only if the axis has duplicate labels
 //	label < <= > >=         Prunes|ExactText if labels strictly ascend, else 0
+//	numeric label =         Prunes|ExactNumeric if the labels are ordered or unique, else Prunes
+//	numeric label < <= > >= Prunes|ExactNumeric if the labels are ordered, else Prunes
 //	LIMIT, OFFSET           Prunes|ExactNumeric (applied by the caller, see [Iter.NextSkip])
 //	anything invalid        0
 //
@@ -142,6 +144,12 @@ func (g *Geometry) Usable(t Target, op Op) Usage {
 			return 0
 		}
 		a := g.labels[t.Axis]
+		if na := a.numeric(); na != nil {
+			if na.order != 0 || op == OpEQ && na.unique() {
+				return Prunes | ExactNumeric
+			}
+			return Prunes // the hull of the matches (numspan.go); SQLite re-checks
+		}
 		switch {
 		case a.isSorted():
 			return Prunes | ExactText

@@ -138,7 +138,11 @@ func TestDifferential(t *testing.T) {
 
 // checkPlan compares p against brute force over every element and chunk.
 func checkPlan(t *testing.T, g *planner.Geometry, p *planner.Plan, shape, chunk []int64, labels [][]string, cs []planner.Constraint, offset int64) {
-	m := model{shape, labels}
+	m := model{shape: shape, labels: labels, numeric: make([]bool, len(shape))}
+	for d := range shape {
+		lt := g.LabelType(d)
+		m.numeric[d] = lt == planner.LabelInteger || lt == planner.LabelReal
+	}
 	all, honoured := map[int64]bool{}, map[int64]bool{}
 	forEach(shape, func(coords []int64, id int64) {
 		okAll, okH := true, true

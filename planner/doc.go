@@ -44,6 +44,7 @@
 //
 // # Labels
 //
+// This section is about TEXT label axes; numeric ones follow below.
 // Label equality is exact when the label is unique on its axis. When a label
 // occurs more than once, equality narrows the box to the span between its
 // first and last occurrence and is reported not honoured (SQLite re-checks);
@@ -53,4 +54,18 @@
 // ignored and reported not honoured. Only string values are honoured against
 // labels: a number is left to SQLite's affinity rules, and a []byte (BLOB)
 // is never equal to TEXT in SQLite, so it is left to SQLite too.
+//
+// # Numeric labels
+//
+// An axis whose every label reads as a number ([ParseLabelNumber]) has a
+// numeric label column ([Geometry.LabelType]): INTEGER, or REAL when some
+// label is not an integer. Its constraints take int64, float64 or NULL
+// values (the caller gives TEXT arguments SQLite's numeric affinity first;
+// any other value is not honoured and restricts nothing) and compare as
+// SQLite compares numbers, INTEGER with REAL exactly. When the labels are
+// ordered, non-decreasing or non-increasing (latitudes usually descend),
+// every operator resolves exactly to one index range by binary search.
+// On an unordered axis equality is exact when the number occurs once, and
+// a range narrows the box to the hull of its matches, found by a scan of
+// the labels, honoured only when every label of the hull matches.
 package planner

@@ -11,6 +11,11 @@ type Estimate struct {
 	Selected int64
 	// Chunks is the number of chunks expected to be read.
 	Chunks int64
+	// Axis is, per axis, the number of indices expected to be selected
+	// (the factors of Selected; with a rowid equality, 1 on every axis).
+	// An aggregate grouped by some axes has the product of theirs as its
+	// number of output rows.
+	Axis [MaxRank]int64
 }
 
 // rangeFactor is how much one range bound (<, <=, >, >=) shrinks its axis
@@ -38,6 +43,27 @@ func (g *Geometry) Estimate(cs []Constraint) Estimate {
 	}
 	var s [MaxRank]int64
 	copy(s[:g.rank], g.shape[:g.rank])
+	return g.estimate(s, cs)
+}
+
+// Estimate prices further constraints cs, whose values are not known,
+// within the selection of p (made from constraints whose values are
+// known): the heuristics of [Geometry.Estimate] starting from p's box
+// instead of the whole array. With no constraint it is the box's volume
+// in the same chunk-aligned terms (an empty plan gives zeros).
+func (p *Plan) Estimate(cs []Constraint) Estimate {
+	if p.Empty() {
+		return Estimate{}
+	}
+	var s [MaxRank]int64
+	for d := range p.rank {
+		s[d] = p.hi[d] - p.lo[d]
+	}
+	return p.g.estimate(s, cs)
+}
+
+// estimate applies the heuristics of Estimate to per-axis counts s.
+func (g *Geometry) estimate(s [MaxRank]int64, cs []Constraint) Estimate {
 	rowEq := false
 	for _, c := range cs {
 		if c.Op == OpLimit || c.Op == OpOffset || g.Usable(c.Target, c.Op)&Prunes == 0 {
@@ -62,8 +88,10 @@ func (g *Geometry) Estimate(cs []Constraint) Estimate {
 		chunk := g.chunk[d]
 		if rowEq {
 			e.Rows *= min(chunk, g.shape[d])
+			e.Axis[d] = 1
 			continue
 		}
+		e.Axis[d] = s[d]
 		n := s[d]/chunk + min(s[d]%chunk, 1)
 		n = min(n, g.grid[d])
 		rows, ok := mulNonNeg(n, chunk)

@@ -57,11 +57,12 @@ func ExampleGeometry_Estimate() {
 		fmt.Printf("%v %v: prunes=%v exact for numbers=%v exact for text=%v\n",
 			c.Target, c.Op, u&planner.Prunes != 0, u&planner.ExactNumeric != 0, u&planner.ExactText != 0)
 	}
-	fmt.Printf("%+v\n", g.Estimate(cs))
+	e := g.Estimate(cs)
+	fmt.Printf("rows %d, selected %d, chunks %d, per axis %v\n", e.Rows, e.Selected, e.Chunks, e.Axis[:g.Rank()])
 	// Output:
 	// label 0 >=: prunes=true exact for numbers=false exact for text=true
 	// dim 1 =: prunes=true exact for numbers=true exact for text=false
-	// {Rows:100 Selected:1 Chunks:1}
+	// rows 100, selected 1, chunks 1, per axis [1 1]
 }
 
 // OFFSET deep into the data: whole chunks are skipped without being visited.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/tetsql/tetsql/planner"
@@ -47,10 +48,16 @@ func decodeCase(data []byte) (small bool, shape, chunk []int64, labels [][]strin
 		if k := r.byte() % 4; k > 0 && small {
 			labels[d] = make([]string, shape[d])
 			for i := range labels[d] {
-				switch k {
-				case 1:
+				switch {
+				case mode&8 != 0 && k == 1: // numeric, ascending
+					labels[d][i] = strconv.Itoa(i*3 - 5)
+				case mode&8 != 0 && k == 2: // numeric, descending (REAL)
+					labels[d][i] = strconv.FormatFloat(float64(int(shape[d])-i)*1.5-2, 'f', 1, 64)
+				case mode&8 != 0: // numeric, unordered with repeats
+					labels[d][i] = strconv.Itoa(int(r.byte()%4) - 1)
+				case k == 1:
 					labels[d][i] = fmt.Sprintf("L%d", i)
-				case 2:
+				case k == 2:
 					labels[d][i] = fmt.Sprintf("L%d", (int(shape[d])-i)*2)
 				default:
 					labels[d][i] = fmt.Sprintf("L%d", r.byte()%4)
@@ -107,6 +114,9 @@ func FuzzPlan(f *testing.F) {
 	f.Add([]byte{6, 3, 1, 3, 6, 2, 0, 2, 5, 3, 4, 0, 7, 0, 0, 1, 5, 0, 2, 9, 1, 1, 0, 3, 2, 4, 0, 7})
 	f.Add([]byte{1, 255, 255, 255, 255, 255, 255, 255, 127, 0, 1, 0, 0, 0, 0, 0, 0, 0, 40, 0, 3, 4, 0, 0, 1, 2})
 	f.Add([]byte{7, 200, 1, 2, 3, 4, 5, 6, 7, 3, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 8, 8, 8, 8, 8, 8, 8, 8, 8, 20, 0, 6, 255})
+	// Numeric labels (mode bit 3): ascending, descending, unordered.
+	f.Add([]byte{8 | 2, 5, 2, 1, 6, 3, 2, 4, 2, 3, 1, 2, 0, 1, 1, 6, 5, 1, 0, 7, 3, 1, 1, 7, 9})
+	f.Add([]byte{8, 6, 3, 3, 1, 2, 3, 0, 1, 2, 5, 1, 0, 1, 0, 5, 0, 1, 1, 1, 0, 5, 2, 4, 1, 0, 2, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		small, shape, chunk, labels, cs, offset := decodeCase(data)
 		g, err := planner.NewGeometry(shape, chunk, labels)
@@ -129,6 +139,11 @@ func FuzzPlan(f *testing.F) {
 		}
 		if p.SelectedRows() < 0 || p.SelectedRows() > p.EstimatedRows() || p.EstimatedRows() > g.Elements() {
 			t.Fatalf("selected %d estimated %d of %d", p.SelectedRows(), p.EstimatedRows(), g.Elements())
+		}
+		// Further terms never select more than the plan's box.
+		if pe, box := p.Estimate(cs), p.Estimate(nil); pe.Rows < 0 || pe.Rows > g.Elements() || pe.Selected > pe.Rows ||
+			pe.Chunks > g.NumChunks() || pe.Selected > box.Selected || box.Selected < p.SelectedRows() {
+			t.Fatalf("plan estimate %+v (box %+v) for %d elements, plan selects %d", pe, box, g.Elements(), p.SelectedRows())
 		}
 		if small {
 			checkPlan(t, g, &p, shape, chunk, labels, cs, offset)

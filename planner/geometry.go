@@ -109,6 +109,45 @@ func (g *Geometry) LabelsUnique(d int) bool {
 	return g.Labeled(d) && g.labels[d].unique()
 }
 
+// LabelType returns the SQL type of axis d's label column: LabelNone for
+// an unlabeled axis, LabelInteger or LabelReal when every label reads as a
+// number by [ParseLabelNumber] (REAL as soon as one is not an integer),
+// else LabelText. Computed once.
+func (g *Geometry) LabelType(d int) LabelType {
+	if !g.Labeled(d) {
+		return LabelNone
+	}
+	switch na := g.labels[d].numeric(); {
+	case na == nil:
+		return LabelText
+	case na.real:
+		return LabelReal
+	}
+	return LabelInteger
+}
+
+// LabelInt returns label i of an INTEGER label axis d as its number.
+func (g *Geometry) LabelInt(d int, i int64) int64 { return g.labels[d].numeric().ints[i] }
+
+// LabelReal returns label i of a REAL label axis d as its number.
+func (g *Geometry) LabelReal(d int, i int64) float64 { return g.labels[d].numeric().reals[i] }
+
+// LabelMatch evaluates "label i of axis d op v" on a numeric label axis
+// as SQLite compares a REAL or INTEGER column: v must be int64, float64
+// or nil (NULL and NaN match nothing). ok is false when the axis is not
+// numeric or v has another type (apply numeric affinity to TEXT first).
+func (g *Geometry) LabelMatch(d int, i int64, op Op, v any) (match, ok bool) {
+	if !g.Labeled(d) || !op.comparison() {
+		return false, false
+	}
+	na := g.labels[d].numeric()
+	n, null, ok := numOf(v)
+	if na == nil || !ok {
+		return false, false
+	}
+	return !null && na.matches(int(i), op, n), true
+}
+
 // rowIDOf returns the rowid of in-range coordinates c.
 func (g *Geometry) rowIDOf(c *[MaxRank]int64) int64 {
 	var id int64

@@ -13,8 +13,9 @@ import (
 // semantics the planner implements, plus a SQLite-like stand-in for the
 // cases the planner leaves to SQLite.
 type model struct {
-	shape  []int64
-	labels [][]string
+	shape   []int64
+	labels  [][]string
+	numeric []bool // per axis: numeric labels (compared by refMatch)
 }
 
 // cmpInt compares integer i with value v the way SQLite would for an
@@ -102,7 +103,15 @@ func (m model) holds(c planner.Constraint, coords []int64, id int64) bool {
 	case planner.KindRowID:
 		r, ok = cmpInt(id, c.Value)
 	case planner.KindLabel:
-		r, ok = cmpLabel(m.labels[c.Target.Axis][coords[c.Target.Axis]], c.Value)
+		label := m.labels[c.Target.Axis][coords[c.Target.Axis]]
+		if m.numeric != nil && m.numeric[c.Target.Axis] {
+			switch c.Value.(type) {
+			case string, []byte:
+				return true // not a number: restricts nothing, never honoured
+			}
+			return refMatch(label, c.Op, c.Value)
+		}
+		r, ok = cmpLabel(label, c.Value)
 	}
 	return ok && opHolds(c.Op, r)
 }

@@ -16,6 +16,15 @@ type labelAxis struct {
 	mapOnce sync.Once
 	index   map[string]labelSpan // built only for unsorted axes
 	dups    bool
+
+	numOnce sync.Once
+	nums    *numAxis // nil: the axis stays TEXT
+}
+
+// numeric returns the numeric form of the axis, or nil when it is TEXT.
+func (a *labelAxis) numeric() *numAxis {
+	a.numOnce.Do(func() { a.nums = parseNumAxis(a.labels) })
+	return a.nums
 }
 
 // labelSpan records the first and last index at which a label occurs.

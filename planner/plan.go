@@ -93,6 +93,17 @@ func (p *Plan) apply(c Constraint) bool {
 	case KindLabel:
 		var lo, hi int64
 		exact, restrict := true, true
+		if na := p.g.labels[t.Axis].numeric(); na != nil {
+			v, null, ok := numOf(c.Value)
+			switch {
+			case !ok:
+				return false // TEXT and BLOB: the caller applies numeric affinity first
+			case !null:
+				lo, hi, exact = na.span(c.Op, v)
+			}
+			p.lo[t.Axis], p.hi[t.Axis] = max(p.lo[t.Axis], lo), min(p.hi[t.Axis], hi)
+			return exact
+		}
 		switch v := c.Value.(type) {
 		case nil:
 			// NULL matches nothing: lo = hi = 0
@@ -162,6 +173,9 @@ func (p *Plan) boxSize() int64 {
 
 // Empty reports whether the plan selects nothing (no chunk is visited).
 func (p *Plan) Empty() bool { return p.empty || p.g == nil }
+
+// Geometry returns the planned geometry (nil for the zero Plan).
+func (p *Plan) Geometry() *Geometry { return p.g }
 
 // Rank returns the rank of the planned geometry.
 func (p *Plan) Rank() int { return p.rank }

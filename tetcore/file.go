@@ -35,6 +35,13 @@ type File struct {
 	arrays       []array.Array // adapters over Datasets, see buildArrays
 	pendingMeta  *metadataJSON
 
+	// footer v2 zone maps (zonemap.go): where the blob is, parsed on
+	// first use into zones, or the reason it was rejected
+	zoneRef     *blobRef
+	zoneOnce    sync.Once
+	zones       []map[int64]array.ZoneMap
+	zoneProblem string
+
 	ident    fileIdent // what Open mapped, see CheckUnchanged
 	statPath string    // absolute path, for CheckUnchanged
 	mapped   bool      // data is a file mapping (reads can fault, see Guard)

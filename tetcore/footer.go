@@ -134,6 +134,9 @@ func (f *File) parseFooter() {
 	}
 	f.payloadEnd = payloadEnd
 	f.footerStatus = "ok"
+	if version >= 2 {
+		f.zoneRef = fj.ZoneMapsRef
+	}
 }
 
 // parseHistoryRow accepts the object form and the legacy [op, source, at].

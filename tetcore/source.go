@@ -23,6 +23,7 @@ var (
 	_ array.Verifier      = (*File)(nil)
 	_ array.Array         = (*dsArray)(nil)
 	_ array.ChunkLister   = (*dsArray)(nil)
+	_ array.ZoneMapper    = (*dsArray)(nil)
 )
 
 type tetFormat struct{}

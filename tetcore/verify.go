@@ -87,6 +87,9 @@ func (f *File) VerifyReportLimit(mode VerifyMode, maxChunkBytes int64) (*Report,
 	if st := f.footerStatus; st != "ok" && st != "absent" {
 		add("warning", "", nil, "footer %s", st)
 	}
+	if f.zoneMaps(); f.zoneProblem != "" {
+		add("warning", "", nil, "footer %s: ignored", f.zoneProblem)
+	}
 	type span struct {
 		off, end uint64
 		ds       string
@@ -125,6 +128,9 @@ func (f *File) VerifyReportLimit(mode VerifyMode, maxChunkBytes int64) (*Report,
 					continue
 				}
 				r.DecodedChunks++
+				if msg := f.zoneMismatch(ds, c, out); msg != "" {
+					add("error", ds.Name, c.Coords[:ds.Rank()], "zone map disagrees with the data: %s", msg)
+				}
 				if c.Codec == CodecZstd {
 					buf = out
 				}

@@ -24,9 +24,10 @@ var aggResults = []string{"count", "null_count", "sum", "mean", "min", "max", "v
 // ungrouped dims are NULL). Other terms apply to the output rows.
 type aggTable struct {
 	arrayTable
-	first int // first result column
-	byCol int
-	qCol  int // the hidden q column, right after by
+	first    int // first result column
+	byCol    int
+	qCol     int // the hidden q column, right after by
+	valueCol int // the HIDDEN value column, last: value terms select elements (agg_value.go)
 }
 
 func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error) {
@@ -45,6 +46,8 @@ func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error
 		"min "+vt, "max "+vt, "var REAL", "std REAL",
 		"median REAL", "quantile REAL", "argmin INTEGER", "argmax INTEGER", "by TEXT HIDDEN", quoteIdent(t.qColumnName())+" REAL HIDDEN")
 	t.byCol, t.qCol = len(cols)-2, len(cols)-1
+	cols = append(cols, "value "+vt+" HIDDEN")
+	t.valueCol = len(cols) - 1
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
@@ -66,14 +69,17 @@ func (t *aggTable) target(col int) (planner.Target, bool) {
 // only under the BINARY collation: a label term under another collation
 // is left to SQLite and so filters the output rows); see aggTable.
 // idxStr lists argv entries as for cells tables, plus "b" for the by
-// and "q" for the q argument; idxNum flags the costly result columns the
-// query uses (agg_quantile.go). A by or q term that is not usable prices
-// the plan out.
+// argument and "q" for the q argument; value terms select elements
+// (agg_value.go); idxNum flags the costly result columns the query uses
+// (agg_quantile.go). A by, q or value term that is not usable prices the
+// plan out.
 func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
-	byUnusable := false
+	var at []int // index in info.Constraints of each of cons
+	var by any
+	byKnown, byUnusable := false, false
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		if c.Column == t.byCol || c.Column == t.qCol {
@@ -84,22 +90,36 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			c.ArgIndex, c.Omit = len(parts), true
 			if c.Column == t.byCol {
 				parts = append(parts, "b")
+				by, byKnown = info.RHS(i)
 			} else {
 				parts = append(parts, "q")
 			}
 			continue
 		}
+		if c.Column == t.valueCol {
+			op, ok := mapOp(c.Op)
+			switch {
+			case ok && c.Usable:
+				c.ArgIndex, c.Omit = len(parts), true
+				parts = append(parts, "v"+opNames[op])
+			case ok:
+				// Left to SQLite it would filter the output rows, whose
+				// value is NULL: price the plan out, as for by.
+				byUnusable = true
+			}
+			continue
+		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || tg.Kind == planner.KindLabel && !isBinary(c) {
+		if !c.Usable || !ok1 || !ok2 || !t.labelUsable(tg, c) {
 			continue
 		}
 		c.ArgIndex, c.Omit = len(parts), true
-		parts = append(parts, encodeTarget(tg)+opNames[op])
-		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		parts = append(parts, t.encode(tg)+opNames[op])
+		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
 	info.IdxNum, info.IdxStr = idxConstraints|t.costlyUsed(info.ColUsed), strings.Join(parts, ",")
-	info.EstimatedRows = 1
+	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)
 	if byUnusable {
 		info.EstimatedCost, info.EstimatedRows = 1e300, 1<<62

@@ -38,8 +38,9 @@ type aggCursor struct {
 	picker        *fold.Picker
 	median, quant pickCache
 
-	rowids  rowidBlocks // rowid blocks by row identity (agg_rowid.go)
-	rowBase int64       // this Filter's block
+	vterms  []scan.ValueTerm // value terms, evaluated by the fold (agg_value.go)
+	rowids  rowidBlocks      // rowid blocks by row identity (agg_rowid.go)
+	rowBase int64            // this Filter's block
 
 	started time.Time
 	stats   ScanStats
@@ -59,7 +60,7 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 	if err != nil || len(specs) != len(vals) {
 		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
 	}
-	c.cons = c.cons[:0]
+	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
 	var ins []inTerm
 	for i, sp := range specs {
 		v := vals[i]
@@ -72,6 +73,12 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 				return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 			}
 			c.qArg, c.hasQ = v, true
+			continue
+		}
+		if sp.kind == 'v' {
+			if err := c.addValueTerm(sp.op, v); err != nil {
+				return err
+			}
 			continue
 		}
 		if l, ok := v.(sqlitevt.InList); ok && sp.op == planner.OpEQ {
@@ -163,7 +170,7 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	spec := scan.FoldSpec{Reader: c.t.reader, Session: c.t.session.engine(), Sel: sel, Stride: stride, Groups: ngroups,
-		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Blocks: blocks}
+		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Blocks: blocks, Terms: c.vterms}
 	if blocks != nil {
 		spec.Coarse = c.coarse
 	}
@@ -190,7 +197,7 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 func (c *aggCursor) seek() {
 	for ; c.g < len(c.groups); c.g++ {
 		s := &c.groups[c.g]
-		if len(c.kept) == 0 || s.Count()+s.NullCount() > 0 {
+		if len(c.kept) == 0 || s.Count()+s.NullCount() > 0 && (len(c.vterms) == 0 || s.Count() > 0) {
 			c.eof = false
 			c.stats.Rows++
 			return

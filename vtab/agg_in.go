@@ -23,8 +23,9 @@ type inTerm struct {
 }
 
 // InListColumn implements sqlitevt.InLister: IN lists on dim and label
-// columns are read whole.
-func (t *aggTable) InListColumn(col int) bool { return col >= 0 && col < t.first }
+// columns are read whole, and on the value column too, so that one is
+// refused (addValueTerm) rather than run once per listed value.
+func (t *aggTable) InListColumn(col int) bool { return col >= 0 && col < t.first || col == t.valueCol }
 
 // inIndices returns the indices of axis tg.Axis that equal one of vals,
 // planning each value as "tg = v" so that the semantics are those of a
@@ -34,7 +35,7 @@ func (c *aggCursor) inIndices(tg planner.Target, vals sqlitevt.InList) ([]int64,
 	var out []int64
 	a := tg.Axis
 	for _, v := range vals {
-		if tg.Kind == planner.KindDim {
+		if tg.Kind == planner.KindDim || c.t.numericLabel(a) {
 			v, _ = numericAffinity(v, planner.OpEQ)
 		}
 		if err := p.Reset(c.t.geom, []planner.Constraint{{Target: tg, Op: planner.OpEQ, Value: v}}); err != nil {
@@ -47,10 +48,11 @@ func (c *aggCursor) inIndices(tg planner.Target, vals sqlitevt.InList) ([]int64,
 		exact := tg.Kind != planner.KindLabel || p.Honoured(0)
 		for g := lo; g < hi; g++ {
 			// An IN list compares under the affinity of its left side,
-			// the label's TEXT, whatever the listed values' types.
+			// the label column's (TEXT, or numeric: then the value had
+			// numeric affinity applied above), whatever the values' types.
 			if exact {
 				out = append(out, g)
-			} else if m, _ := labelMatches(c.t.info.Labels[a][g], planner.OpEQ, v); m {
+			} else if m, _ := labelMatch(c.t.geom, c.t.info.Labels, a, g, planner.OpEQ, v); m {
 				out = append(out, g)
 			}
 		}

@@ -59,9 +59,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		if k := c.keptPos(a); k >= 0 && blockOf(c.coarse, a) > 1 {
 			r.Null() // a block of a coarsened axis has many labels
 		} else if k >= 0 {
-			r.Text(t.info.Labels[a][c.groupIndex(k)])
+			t.writeLabel(r, a, c.groupIndex(k))
 		} else if c.fixed[a] >= 0 {
-			r.Text(t.info.Labels[a][c.fixed[a]])
+			t.writeLabel(r, a, c.fixed[a])
 		} else {
 			r.Null()
 		}
@@ -71,6 +71,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col == t.qCol:
 		r.Value(c.qArg)
+		return nil
+	case col == t.valueCol:
+		r.Null() // an input column: it holds nothing in the output rows
 		return nil
 	}
 	s := &c.groups[c.g]

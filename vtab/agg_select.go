@@ -39,7 +39,7 @@ func selectAxes(p *planner.Plan, cons []planner.Constraint, labels [][]string) (
 			ok := true
 			for _, c := range cons {
 				if c.Target.Kind == planner.KindLabel && c.Target.Axis == d {
-					m, sure := labelMatches(labels[d][g], c.Op, c.Value)
+					m, sure := labelMatch(p.Geometry(), labels, d, g, c.Op, c.Value)
 					if !sure {
 						return nil, ambiguousLabel(labels[d][g], c)
 					}

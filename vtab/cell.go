@@ -10,9 +10,12 @@ import (
 
 // Column writes column col of the current row into r without boxing it:
 // REAL for floats (NaN as NULL), INTEGER for integers, REAL for a u64
-// above 2^63-1, TEXT for labels. It is on the per-row path: no
+// above 2^63-1, labels as their column's type. It is on the per-row path: no
 // allocation, no value boxed into an interface.
 func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
+	if c.topk {
+		return c.topkColumn(r, col)
+	}
 	if err := c.s.Err(); err != nil {
 		return err
 	}
@@ -45,7 +48,7 @@ func (c *cellsCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col >= 0 && col < t.valueCol:
 		a := t.labelAxis[col-len(t.dims)]
-		r.Text(t.info.Labels[a][c.s.Index(a)])
+		t.writeLabel(r, a, c.s.Index(a))
 		return nil
 	}
 	return fmt.Errorf("tet: %s: no column %d", t.qualified, col)

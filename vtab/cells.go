@@ -39,7 +39,8 @@ type arrayTable struct {
 
 // newArrayTable resolves the dataset of a table and returns the
 // declarations of its dim and label columns: one INTEGER column per axis,
-// then a TEXT <dim>_label column per labelled axis.
+// then a <dim>_label column per labelled axis (TEXT, or INTEGER or REAL
+// for numeric labels: labels.go).
 func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
 	src := h.Source()
 	arr, err := src.Array(a.dataset)
@@ -69,7 +70,7 @@ func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
 	for ax := range t.dims {
 		if info.Labels != nil && info.Labels[ax] != nil {
 			t.labelAxis = append(t.labelAxis, ax)
-			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+labelDecl(info.Labels[ax], a.session != nil && a.session.TimeLabels))
+			cols = append(cols, quoteIdent(t.dims[ax]+"_label")+" "+t.labelColumnDecl(ax, a.session != nil && a.session.TimeLabels))
 		}
 	}
 	return t, cols, nil
@@ -162,14 +163,19 @@ const chunkCost = 1000
 
 // BestIndex consumes dim, label and rowid constraints the planner can use
 // and prices the plan by the rows in the chunks expected to survive. It
-// never fails: an unusable constraint is simply left to SQLite. A label
-// term prunes only under the BINARY collation (see isBinary).
+// never fails: an unusable constraint is simply left to SQLite. A TEXT
+// label term prunes only under the BINARY collation (see isBinary).
 func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
 	var cons []planner.Constraint
+	var at []int // index in info.Constraints of each of cons
 	allOmitted := true
+	leftover := false // a term other than a pushed label term is left to SQLite
+	labels := false   // a pushed label term is re-checked by SQLite
 	limit, offset := -1, -1
+	var pinned uint64 // axes an = constraint holds to one index
+	notNull := -1     // "value IS NOT NULL": consumed only by a top-k
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
 		switch c.Op {
@@ -180,30 +186,44 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			offset = i
 			continue
 		}
+		if c.Op == sqlitevt.OpISNOTNULL && c.Column == t.valueCol && c.Usable && notNull < 0 {
+			notNull, allOmitted = i, false
+			continue
+		}
 		if op, ok := mapOp(c.Op); ok && c.Usable && c.Column == t.valueCol {
-			// Only skips chunks by cached statistics; SQLite still checks.
-			c.ArgIndex = len(parts)
+			// The scan evaluates the term exactly as SQLite would (the
+			// column has numeric affinity: see newValueTerm).
+			c.ArgIndex, c.Omit = len(parts), !NoOmit
 			parts = append(parts, "v"+opNames[op])
-			allOmitted = false
+			if NoOmit {
+				allOmitted = false
+			}
+			leftover = true // the top-k does not apply value terms (cells_topk.go)
 			continue
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 ||
-			tg.Kind == planner.KindLabel && !isBinary(c) {
-			allOmitted = false
+		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 || !t.labelUsable(tg, c) {
+			allOmitted, leftover = false, true
 			continue
 		}
 		c.ArgIndex = len(parts)
 		// Dims and rowid are filtered exactly (numeric affinity is applied
-		// to TEXT values as SQLite would); label comparisons are left for
-		// SQLite to re-check, since numbers compare to TEXT by affinity.
-		c.Omit = tg.Kind != planner.KindLabel && !NoOmit
+		// to TEXT values as SQLite would), and so are numeric labels where
+		// the planner resolves them exactly; TEXT label comparisons are
+		// left for SQLite to re-check, since numbers compare to TEXT by
+		// affinity.
+		c.Omit = (tg.Kind != planner.KindLabel || t.omitLabel(tg, op)) && !NoOmit
 		if !c.Omit {
 			allOmitted = false
+			labels = labels || tg.Kind == planner.KindLabel
+			leftover = leftover || tg.Kind != planner.KindLabel
 		}
-		parts = append(parts, encodeTarget(tg)+opNames[op])
-		cons = append(cons, planner.Constraint{Target: tg, Op: op})
+		parts = append(parts, t.encode(tg)+opNames[op])
+		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
+		if op == planner.OpEQ && tg.Kind == planner.KindDim {
+			pinned |= 1 << tg.Axis // one index: one chunk along the axis
+		}
 	}
 	idxNum := 0
 	if len(parts) > 0 {
@@ -213,17 +233,38 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	// to do with the rows: every constraint consumed exactly and no ORDER
 	// BY (the scan's chunk order is not one SQLite can be told about, so
 	// with an ORDER BY SQLite sorts and must see every row first).
-	if allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
+	// A top-k (cells_topk.go) consumes the ORDER BY with them, also under
+	// label terms SQLite re-checks: then SQLite applies the OFFSET.
+	topk, desc := t.topK(info, !leftover && !NoOmit, limit, offset)
+	if topk && notNull >= 0 {
+		info.Constraints[notNull].ArgIndex, info.Constraints[notNull].Omit = len(parts), true
+		parts = append(parts, "N")
+		idxNum |= idxNotNull
+	}
+	if topk || allOmitted && !NoOmit && len(info.OrderBy) == 0 && limit >= 0 && info.Constraints[limit].Usable {
 		info.Constraints[limit].ArgIndex, info.Constraints[limit].Omit = len(parts), true
 		parts = append(parts, "L")
 		idxNum |= idxLimit
 		if offset >= 0 && info.Constraints[offset].Usable {
-			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), true
+			info.Constraints[offset].ArgIndex, info.Constraints[offset].Omit = len(parts), !labels
 			parts = append(parts, "O")
 			idxNum |= idxOffset
 		}
 	}
-	est := t.geom.Estimate(cons)
+	switch {
+	case topk:
+		idxNum |= idxTopK
+		if desc {
+			idxNum |= idxDesc
+		}
+		if labels {
+			idxNum |= idxRecheck
+		}
+		info.OrderByConsumed = true
+	case t.rowOrdered(info, pinned):
+		info.OrderByConsumed = true // cells_order.go
+	}
+	est := t.estimate(info, at, cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")
 	info.EstimatedRows = max(est.Selected, 1)
 	info.EstimatedCost = float64(est.Rows) + float64(est.Chunks)*chunkCost + 1

@@ -48,7 +48,8 @@ func TestValuePredicatesSkipChunksFoldedByAggregates(t *testing.T) {
 // predicates on i64, u64 and f64 datasets holding values around 2^53 and
 // 2^63 with the same values in native SQLite tables, for boundary
 // INTEGER, REAL and TEXT arguments, before and after an aggregate caches
-// each chunk's statistics (which the cells table then skips chunks by).
+// each chunk's statistics (which the cells table then skips chunks by;
+// the cells scan also computes them itself, on first need).
 func TestValuePredicatesSkipExactlyNearIntegerLimits(t *testing.T) {
 	t.Parallel()
 	const p53 = int64(1) << 53
@@ -141,8 +142,10 @@ func TestValuePredicatesSkipExactlyNearIntegerLimits(t *testing.T) {
 		}
 		return skipped
 	}
-	if n := check("no statistics"); n != 0 {
-		t.Fatalf("%d chunks skipped before any statistics", n)
+	// The first query reads every chunk and keeps its statistics (first
+	// need); the following ones skip by them.
+	if n := check("statistics on first need"); n < 1000 {
+		t.Errorf("only %d chunks skipped with statistics computed on first need", n)
 	}
 	for _, s := range sets {
 		rowsOf(t, db, "SELECT count FROM x."+s.name+"_agg") // caches every chunk's statistics

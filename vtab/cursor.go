@@ -18,7 +18,9 @@ type cellsCursor struct {
 	cons   []planner.Constraint
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
-	vterms []scan.ValueTerm // value terms, to skip chunks by cached statistics
+	vterms []scan.ValueTerm // value terms, evaluated exactly by the scan
+	topk   bool             // this Filter is a top-k: rows come from tk
+	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -26,6 +28,7 @@ type cellsCursor struct {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.s.Begin()
+	c.topk = false
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {
@@ -39,6 +42,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
 	var offset int64
 	remaining := int64(-1)
+	none := false // a value term no element satisfies
 	for i, sp := range c.specs {
 		v := vals[i]
 		switch sp.kind {
@@ -57,9 +61,14 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 				offset = n
 			}
 			continue
+		case 'N':
+			continue // value IS NOT NULL, a top-k's (idxNotNull)
 		case 'v':
-			if vt, ok := newValueTerm(sp.op, v); ok {
+			switch vt, k := newValueTerm(sp.op, v); k {
+			case termUse:
 				c.vterms = append(c.vterms, vt)
+			case termNone:
+				none = true
 			}
 			continue
 		}
@@ -70,30 +79,58 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
+	if none {
+		remaining = 0
+	}
+	if idxNum&idxTopK != 0 {
+		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, idxNum&idxNotNull != 0, offset, remaining)
+	}
 	return c.s.Start(&c.plan, offset, remaining, c.vterms)
 }
 
 // Next moves to the next row. A read error is kept and reported through
 // Column (which carries a message to SQLite) and the following Next.
-func (c *cellsCursor) Next() error { return c.s.Next() }
+func (c *cellsCursor) Next() error {
+	if c.topk {
+		return c.topkNext()
+	}
+	return c.s.Next()
+}
 
 // Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
 // into the cursor instead of two.
-func (c *cellsCursor) Step() (bool, error) { return c.s.Step() }
+func (c *cellsCursor) Step() (bool, error) {
+	if c.topk {
+		err := c.topkNext()
+		return c.tk.eof(), err
+	}
+	return c.s.Step()
+}
 
 // Eof reports the end of rows; after a read error it stays false so that
 // SQLite asks for a column and receives the error message.
-func (c *cellsCursor) Eof() bool { return c.s.Eof() }
+func (c *cellsCursor) Eof() bool {
+	if c.topk {
+		return c.tk.eof()
+	}
+	return c.s.Eof()
+}
 
 // Rowid is the element's global row-major index.
 func (c *cellsCursor) Rowid() (int64, error) {
 	panicPoint("xRowid")
+	if c.topk {
+		return c.tk.tk.Row(c.tk.pos), nil
+	}
 	return c.s.Rowid(), c.s.Err()
 }
 
 // Close records the scan's statistics and unpins the source.
 func (c *cellsCursor) Close() error {
 	panicPoint("xClose")
+	if c.tk != nil {
+		c.t.session.engine().Release(&c.tk.held)
+	}
 	c.s.Close() // records the statistics on the session
 	if c.s.Started() {
 		c.t.conn.record(c.s.Stats)

@@ -20,11 +20,16 @@ import (
 //	0    1      idxStr lists the constraints passed in argv
 //	1    2      a LIMIT value is passed (last-but-one or last argv entry)
 //	2    4      an OFFSET value is passed (last argv entry)
+//	3    8      a top-k: ORDER BY value consumed (idxTopK, cells_topk.go)
+//	4    16     the top-k is descending (idxDesc)
+//	5    32     SQLite re-checks label terms and applies OFFSET (idxRecheck)
+//	6    64     the top-k leaves NULL values out (idxNotNull, "N" in idxStr)
 //
 // idxStr names argv entries in order, comma-separated: "d<axis><op>" for a
-// dim column, "l<axis><op>" for a label column, "r<op>" for rowid,
-// "v<op>" for the value column (used only to skip chunks by cached
-// statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
+// dim column, "l<axis><op>" for a TEXT label column, "n<axis><op>" for a
+// numeric (INTEGER or REAL) label column, "r<op>" for rowid,
+// "v<op>" for the value column (evaluated by the scan, which also skips
+// chunks by their statistics), "L" for LIMIT and "O" for OFFSET, with <op> one of
 // = < <= > >=.
 const (
 	idxConstraints = 1 << iota
@@ -69,6 +74,9 @@ type argSpec struct {
 	target planner.Target
 	op     planner.Op
 	kind   byte // 'c' constraint, 'v' value term, 'L' limit, 'O' offset
+	// numeric: the target compares numerically (a numeric label column;
+	// dims and rowid always do)
+	numeric bool
 }
 
 // parseIdxStr parses a cells idxStr into its argument entries.
@@ -79,7 +87,7 @@ func parseIdxStr(s string) ([]argSpec, error) {
 	var out []argSpec
 	for _, p := range strings.Split(s, ",") {
 		switch {
-		case p == "L" || p == "O":
+		case p == "L" || p == "O" || p == "N":
 			out = append(out, argSpec{kind: p[0]})
 			continue
 		case len(p) < 2:
@@ -93,7 +101,8 @@ func parseIdxStr(s string) ([]argSpec, error) {
 			sp.kind = 'v'
 		case 'r':
 			sp.target = planner.RowID()
-		case 'd', 'l':
+			sp.numeric = true
+		case 'd', 'l', 'n':
 			i := 0
 			for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
 				i++
@@ -104,9 +113,10 @@ func parseIdxStr(s string) ([]argSpec, error) {
 			}
 			rest = rest[i:]
 			sp.target = planner.Dim(axis)
-			if p[0] == 'l' {
+			if p[0] != 'd' {
 				sp.target = planner.Label(axis)
 			}
+			sp.numeric = p[0] != 'l'
 		default:
 			return nil, fmt.Errorf("tet: bad plan %q", s)
 		}
@@ -125,12 +135,12 @@ func parseIdxStr(s string) ([]argSpec, error) {
 }
 
 // constraint turns the argument v of a dim, label or rowid entry into a
-// planner constraint, converting TEXT compared with an INTEGER column as
-// SQLite's numeric affinity does; ok is false when the entry selects
-// every row (dim < 'text': every integer sorts before TEXT) and adds no
-// constraint.
+// planner constraint, converting TEXT compared with a numeric column (a
+// dim, rowid or numeric label) as SQLite's numeric affinity does; ok is
+// false when the entry selects every row (dim < 'text': every number
+// sorts before TEXT) and adds no constraint.
 func (sp argSpec) constraint(v any) (c planner.Constraint, ok bool) {
-	if sp.target.Kind != planner.KindLabel {
+	if sp.numeric {
 		var all bool
 		if v, all = numericAffinity(v, sp.op); all {
 			return c, false

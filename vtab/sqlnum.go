@@ -10,45 +10,55 @@ import (
 // sqlNum is a numeric SQL value: an INTEGER I, or a REAL F when Real.
 type sqlNum = scan.Num
 
+// termKind is what a value term's argument makes of the term.
+type termKind uint8
+
+const (
+	termUse  termKind = iota // a numeric comparison: the scan evaluates it
+	termNone                 // true for no element: the query is empty
+)
+
 // newValueTerm converts a value term's argument as SQLite compares it
-// with a numeric column: INTEGER and REAL as they are, TEXT that reads as
-// a number converted (numeric affinity). Other TEXT, BLOB, NULL and NaN
-// give ok=false: such terms never skip a chunk.
-func newValueTerm(op planner.Op, v any) (scan.ValueTerm, bool) {
+// with a column of numeric affinity (the value column is declared FLOAT,
+// REAL or INTEGER): INTEGER and REAL as they are, TEXT that reads as a
+// number converted as numeric affinity converts it (sqliteReal). TEXT
+// that stays TEXT, and BLOB, sort after every number: "value < x" and
+// "value <= x" then hold for every element that is not NULL (the term
+// becomes "value <= +Inf"), the others for none. NULL (and a NaN REAL, which SQLite stores as
+// NULL) matches nothing.
+func newValueTerm(op planner.Op, v any) (scan.ValueTerm, termKind) {
+	var n sqlNum
 	switch x := v.(type) {
 	case int64:
-		n := sqlNum{I: x}
-		return scan.ValueTerm{Op: op, Lo: n, Hi: n}, true
+		n = sqlNum{I: x}
 	case float64:
 		if math.IsNaN(x) {
-			return scan.ValueTerm{}, false
+			return scan.ValueTerm{}, termNone
 		}
-		n := sqlNum{F: x, Real: true}
-		return scan.ValueTerm{Op: op, Lo: n, Hi: n}, true
+		n = sqlNum{F: x, Real: true}
 	case string:
-		return textTerm(op, x)
+		p, ok := parseNumeric(x)
+		if !ok {
+			return textTerm(op)
+		}
+		if i, ok := p.(int64); ok {
+			n = sqlNum{I: i}
+		} else {
+			n = sqlNum{F: sqliteReal(x), Real: true}
+		}
+	case []byte:
+		return textTerm(op)
+	default:
+		return scan.ValueTerm{}, termNone
 	}
-	return scan.ValueTerm{}, false
+	return scan.ValueTerm{Op: op, Lo: n, Hi: n}, termUse
 }
 
-// textTerm converts a TEXT argument the way SQLite's numeric affinity
-// does before comparing it with a numeric column (parseNumeric), or gives
-// ok=false when it stays TEXT (or when unsure: no chunk is skipped then).
-// A text real is known up to rounding.
-func textTerm(op planner.Op, s string) (scan.ValueTerm, bool) {
-	v, ok := parseNumeric(s)
-	if !ok {
-		return scan.ValueTerm{}, false
+// textTerm is "value op TEXT": every number sorts before TEXT.
+func textTerm(op planner.Op) (scan.ValueTerm, termKind) {
+	if op == planner.OpLT || op == planner.OpLE {
+		inf := sqlNum{F: math.Inf(1), Real: true}
+		return scan.ValueTerm{Op: planner.OpLE, Lo: inf, Hi: inf}, termUse
 	}
-	if n, ok := v.(int64); ok {
-		x := sqlNum{I: n}
-		return scan.ValueTerm{Op: op, Lo: x, Hi: x}, true
-	}
-	f := v.(float64)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return scan.ValueTerm{}, false
-	}
-	d := math.Abs(f) * 0x1p-40 // far wider than any rounding difference
-	lo, hi := math.Nextafter(f-d, math.Inf(-1)), math.Nextafter(f+d, math.Inf(1))
-	return scan.ValueTerm{Op: op, Lo: sqlNum{F: lo, Real: true}, Hi: sqlNum{F: hi, Real: true}}, true
+	return scan.ValueTerm{}, termNone
 }

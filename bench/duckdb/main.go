@@ -217,6 +217,7 @@ func cmdSQL(args []string) error {
 	n := fs.Int("n", 3, "measured repetitions per query")
 	warm := fs.Int("warm", 1, "unmeasured repetitions per query first (0: the result of the first measured one is printed)")
 	threads := fs.Int("threads", 0, "DuckDB threads (0: DuckDB's default, the number of cores)")
+	outDir := fs.String("out", "", "write each query's rows (first run) to DIR/KEY.tsv, as bench/anbench does; a failing query then prints an error line and the others go on")
 	fs.Parse(args)
 	if fs.NArg() < 2 {
 		usage()
@@ -240,7 +241,24 @@ func cmdSQL(args []string) error {
 		}
 		qs = append(qs, query{k, q})
 	}
+	failed, saved := map[string]bool{}, map[string]bool{}
 	run := func(q query) (string, error) {
+		if failed[q.key] {
+			return "", errSkip
+		}
+		if *outDir != "" {
+			path := "" // rows written by the first run only, as anbench does
+			if !saved[q.key] {
+				path, saved[q.key] = filepath.Join(*outDir, q.key+".tsv"), true
+			}
+			err := saveRows(db, q.sql, path)
+			if err != nil {
+				failed[q.key] = true
+				fmt.Printf("error\t%s\t%s\n", q.key, strings.ReplaceAll(err.Error(), "\n", " "))
+				return "", errSkip
+			}
+			return "", nil
+		}
 		rows, err := db.Query(q.sql)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", q.key, err)
@@ -270,11 +288,13 @@ func cmdSQL(args []string) error {
 	for _, q := range qs {
 		var res string
 		for i := 0; i < *warm; i++ {
-			if res, err = run(q); err != nil {
+			if res, err = run(q); err == errSkip {
+				break
+			} else if err != nil {
 				return err
 			}
 		}
-		if *warm > 0 {
+		if *warm > 0 && *outDir == "" {
 			fmt.Printf("result\t%s%s\n", q.key, res)
 		}
 	}
@@ -282,10 +302,12 @@ func cmdSQL(args []string) error {
 		for _, q := range qs {
 			c0, t0 := cpuTime(), time.Now()
 			res, err := run(q)
-			if err != nil {
+			if err == errSkip {
+				continue
+			} else if err != nil {
 				return err
 			}
-			if i == 0 && *warm == 0 {
+			if i == 0 && *warm == 0 && *outDir == "" {
 				defer fmt.Printf("result\t%s%s\n", q.key, res)
 			}
 			fmt.Printf("sample\t%s\t%.9f\t%.9f\t0\n", q.key, time.Since(t0).Seconds(), (cpuTime() - c0).Seconds())

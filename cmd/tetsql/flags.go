@@ -29,6 +29,7 @@ type options struct {
 	readAhead      int
 	readAheadBytes string
 	safe           bool
+	noAggRewrite   bool
 	timeout        string
 	maxRows        int64
 	version        bool
@@ -55,10 +56,11 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 1GiB (default 256MiB)")
-	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries, e.g. 256MiB")
+	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries (default 256MiB, 0 = none)")
 	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
 	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
 	fs.StringVar(&o.readAheadBytes, "read-ahead-bytes", "", "most decoded `SIZE` one scan reads ahead (default 256MiB)")
+	fs.BoolVar(&o.noAggRewrite, "no-agg-rewrite", false, "run aggregate queries over a cells table row by row as written, instead of answering them from its _agg companion")
 	fs.BoolVar(&o.safe, "safe", false, "safe mode for untrusted SQL (also -safe): only reading statements; ATTACH, VACUUM, CREATE, DROP, INSERT, writing PRAGMAs, load_extension and the dot commands .open .output .once .read are refused; the limits below default to 30s, 1000000 rows and a 256MiB --mem-limit")
 	fs.StringVar(&o.timeout, "statement-timeout", "", "stop a statement after `DURATION`, e.g. 30s or 2m (0 = none; default none, 30s with --safe)")
 	fs.Int64Var(&o.maxRows, "max-rows", 0, "fail a result with more than `N` rows (0 = any; default any, 1000000 with --safe)")

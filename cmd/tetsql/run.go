@@ -74,8 +74,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		*f.dst = n
 	}
+	if o.cacheBudget != "" && cfg.CacheBudget == 0 {
+		cfg.CacheBudget = -1 // --cache-budget 0: no cache (0 in Config is the default)
+	}
 	cfg.ReadAhead = o.readAhead
 	cfg.Safe = o.safe
+	cfg.NoAggRewrite = o.noAggRewrite
 	if o.timeout != "" {
 		d, err := tetsql.ParseTimeout(o.timeout)
 		if err != nil {

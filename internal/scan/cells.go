@@ -46,7 +46,9 @@ type CellScan struct {
 	remaining int64 // rows left under LIMIT; -1 = unlimited
 	eof       bool
 	err       error
-	terms     []ValueTerm // value terms, to skip chunks by cached statistics
+	terms     []ValueTerm // value terms, exact: filter and chunk skipping
+	vf        valueFilter // terms compiled for the element type
+	check     bool        // the current chunk's elements are tested by vf
 	tick      uint32      // positions stepped, for the cancellation check
 	ra        *readAhead  // nil until the session's read-ahead is first used
 
@@ -83,16 +85,26 @@ func (c *CellScan) Begin() {
 
 // Start positions the scan on the first row of plan (already reset by
 // the caller) past offset rows, emitting at most limit rows (-1: no
-// limit) and skipping chunks the value terms exclude; plan must stay
-// valid until the next Begin. Terms are never combined with an offset.
+// limit) and only the elements that satisfy every value term (each
+// exact: Lo == Hi), skipping chunks the terms exclude by their
+// statistics; plan must stay valid until the next Begin. With terms the
+// offset counts passing rows.
 func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueTerm) error {
-	c.plan, c.terms, c.remaining = plan, terms, limit
+	c.plan, c.terms, c.remaining, c.check = plan, terms, limit, false
+	if len(terms) > 0 {
+		c.vf.set(c.r.a.Info().DType, terms)
+	}
 	c.rlo, c.rhi, c.rowFilter = plan.RowIDFilter()
 	c.it.Reset(plan)
 	if c.remaining == 0 {
 		return nil
 	}
-	rest, ok := c.it.NextSkip(offset)
+	skipped := offset // positions NextSkip steps over
+	if len(terms) > 0 {
+		skipped = 0 // only the scan knows which rows pass
+	}
+	rest, ok := c.it.NextSkip(skipped)
+	rest += offset - skipped
 	if ok && c.skip(c.it.Chunk().ID) {
 		c.Stats.ChunksSkipped++
 		ok = c.nextChunk()
@@ -101,7 +113,7 @@ func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueT
 		return nil
 	}
 	if s := c.sess; s != nil && s.ReadAhead > 0 && c.remaining < 0 && plan.ChunkCount() > 1 {
-		c.startReadAhead(offset)
+		c.startReadAhead(skipped)
 	}
 	if err := c.enterChunk(); err != nil {
 		return err
@@ -117,7 +129,7 @@ func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueT
 }
 
 // enterChunk reads the iterator's current chunk and positions on its
-// first selected element that passes the rowid filter.
+// first selected element that passes the rowid filter and value terms.
 func (c *CellScan) enterChunk() error {
 	for {
 		c.ch = c.it.Chunk()
@@ -125,9 +137,20 @@ func (c *CellScan) enterChunk() error {
 			c.fail(err)
 			return err
 		}
+		if c.ch == nil { // the statistics read with it exclude it
+			if !c.nextChunk() {
+				c.eof = true
+				c.checkEnd()
+				return nil
+			}
+			continue
+		}
 		c.eof = false
-		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+		if !(c.rowFilter || c.check) || c.keep() {
 			return nil
+		}
+		if c.err != nil {
+			return c.err
 		}
 		if c.advance() {
 			return nil
@@ -145,7 +168,9 @@ func (c *CellScan) fail(err error) {
 	c.sess.SetErr(err)
 }
 
-// load reads the current chunk and positions at the sub-box's corner.
+// load reads the current chunk and positions at the sub-box's corner;
+// it leaves c.ch nil when the chunk's statistics, computed as it is
+// read, exclude every element by the value terms.
 func (c *CellScan) load() error {
 	if err := c.sess.Interrupted(); err != nil {
 		return err
@@ -156,6 +181,16 @@ func (c *CellScan) load() error {
 	}
 	c.Stats.Count(&ch)
 	c.ev.read(&ch, c.plan.ChunkCount())
+	if len(c.terms) > 0 {
+		excluded, err := c.chunkTest(&ch)
+		if err != nil {
+			return err
+		}
+		if excluded {
+			c.ch, c.data = nil, nil
+			return nil
+		}
+	}
 	c.data = ch.Data
 	c.vals, c.vbase, c.vend = ch.Data, 0, math.MaxInt64
 	if ch.Info.InPlace {
@@ -187,12 +222,12 @@ func (c *CellScan) read(id int64) (Chunk, error) {
 }
 
 // skip reports whether chunk id cannot hold a row matching the value
-// terms, by the statistics an aggregate kept for it.
+// terms, by its statistics (computed earlier or from the file).
 func (c *CellScan) skip(id int64) bool {
 	if len(c.terms) == 0 {
 		return false
 	}
-	st, ok := c.r.a.stats.Get(id)
+	st, ok := c.r.a.ChunkStat(id)
 	return ok && Excludes(st, c.terms)
 }
 

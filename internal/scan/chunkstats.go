@@ -17,14 +17,21 @@ const maxCachedChunks = 1 << 20
 type ChunkStat struct {
 	Min, Max     Num
 	Count, Nulls int64
+	// FromFile marks statistics read from the format's zone map, not yet
+	// checked against the chunk's elements (see Array.ChunkStat).
+	FromFile bool
 }
 
 // ChunkStats holds the statistics of the chunks of one array that an
-// aggregate folded whole, for the life of the source, so that value
-// predicates on the cells table can skip chunks that cannot match.
+// aggregate folded whole or a value-filtered scan read, for the life of
+// the source (shared by every connection), so that value predicates can
+// skip chunks that cannot match.
 type ChunkStats struct {
 	mu sync.RWMutex
 	m  map[int64]ChunkStat
+	// zonesBad is set once a zone map of the array disagreed with the
+	// chunk it describes: the format's statistics are not used again.
+	zonesBad bool
 }
 
 // Get returns the statistics of chunk id, if an aggregate folded it.
@@ -40,8 +47,8 @@ func (c *ChunkStats) has(id int64) bool {
 	return ok
 }
 
-// put records the fold of a whole chunk.
-func (c *ChunkStats) put(id int64, s fold.Stats) {
+// put records the fold of a whole chunk and returns its statistics.
+func (c *ChunkStats) put(id int64, s fold.Stats) ChunkStat {
 	st := ChunkStat{Count: s.Count(), Nulls: s.NullCount()}
 	if st.Count > 0 {
 		st.Min, st.Max = emitted(s.IntMin, s.Min), emitted(s.IntMax, s.Max)
@@ -51,6 +58,7 @@ func (c *ChunkStats) put(id int64, s fold.Stats) {
 		c.m[id] = st
 	}
 	c.mu.Unlock()
+	return st
 }
 
 func (c *ChunkStats) reset() {

@@ -6,3 +6,10 @@ func NewCellScan(r Reader, sess *Session) *CellScan {
 	c.Init(r, sess)
 	return c
 }
+
+// PutStat sets the statistics kept for chunk id, for the tests.
+func (a *Array) PutStat(id int64, s ChunkStat) {
+	a.stats.mu.Lock()
+	a.stats.m[id] = s
+	a.stats.mu.Unlock()
+}

@@ -41,6 +41,10 @@ type FoldSpec struct {
 	// positions number its groups (see coarse.go).
 	Coarse []int64
 	Blocks [][]int64
+	// Terms are value terms (exact: Lo == Hi) every folded element must
+	// satisfy; chunks their statistics exclude are skipped unread (by
+	// Pick too, which feeds the Picker the passing elements only).
+	Terms []ValueTerm
 }
 
 // Fold folds every chunk holding selected elements on worker goroutines
@@ -153,6 +157,9 @@ func runWorkers(spec *FoldSpec, workers int, body func(*folder) error, ev *evict
 			// panic this goroutine recovers, not the end of the process.
 			debug.SetPanicOnFault(true)
 			f := folder{spec: spec, r: spec.Reader, ev: ev, stop: &stop}
+			if len(spec.Terms) > 0 {
+				f.vf.set(spec.Reader.a.Info().DType, spec.Terms)
+			}
 			defer func() {
 				if p := recover(); p != nil {
 					errs[w] = faultError(table, path, p)

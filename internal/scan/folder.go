@@ -41,6 +41,15 @@ type folder struct {
 	// the second pass (Pick): elements go to pick, not into out
 	pick      *fold.Picker
 	rowStride []int64
+
+	// value terms (foldvalue.go): the compiled filter, the scratch buffer
+	// of passing elements, how many it holds and their group (and, for
+	// the second pass, their rowids)
+	vf      valueFilter
+	scratch []byte
+	rids    []int64
+	pending int
+	group   int64
 }
 
 type localRun struct{ lo, hi, pos int64 }
@@ -86,6 +95,10 @@ func (f *folder) chunk(id int64) error {
 			return nil // the box of this chunk misses the exact selection
 		}
 	}
+	if f.skipChunk(id) {
+		f.stats.ChunksSkipped++
+		return nil
+	}
 	c, err := f.r.Read(id, f.buf)
 	if err != nil {
 		return err
@@ -109,8 +122,18 @@ func (f *folder) chunk(id int64) error {
 	return f.ferr
 }
 
-// foldChunk folds the selected sub-boxes of one chunk's data.
+// foldChunk folds the selected sub-boxes of one chunk's data, only
+// their elements that pass the value terms if any.
 func (f *folder) foldChunk(w *work, data []byte, r int) error {
+	if len(f.spec.Terms) > 0 {
+		return f.foldValues(w, data, r)
+	}
+	return f.foldChunkAll(w, data, r)
+}
+
+// foldChunkAll folds every element of the selected sub-boxes (or, in
+// the second pass, feeds them to the Picker).
+func (f *folder) foldChunkAll(w *work, data []byte, r int) error {
 	bs := f.boxStride(r)
 	if f.pick == nil && f.fullChunk(w, r) {
 		return f.foldWhole(w, data, r, bs)

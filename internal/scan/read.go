@@ -15,7 +15,8 @@ const DefaultMaxChunkBytes = 256 << 20
 
 // Reader is the one way the engine reads a chunk, for cells scans, their
 // read-ahead workers and aggregate folds alike: the table's limit on a
-// chunk's decoded size, then the source's decoded-chunk cache, then
+// chunk's decoded size, then the source's decoded-chunk cache (which,
+// once full, admits a chunk on its second read), then
 // array.Array.ReadChunk. A Reader is a small value; copies may be used
 // on different goroutines.
 type Reader struct {
@@ -81,6 +82,14 @@ func (r *Reader) Read(id int64, buf []byte) (Chunk, error) {
 		c.Data, c.Hit = data, true
 		return c, nil
 	}
+	if !cc.admit(k, ci.RawBytes) { // a first read: not kept, so the caller's buffer serves
+		data, err := a.ReadChunk(id, buf)
+		if err != nil {
+			return c, fmt.Errorf("tet: %s: %w", r.table, err)
+		}
+		c.Data, c.Reusable = data, true
+		return c, nil
+	}
 	data, err := a.ReadChunk(id, nil) // a buffer of its own: the cache keeps it
 	if err != nil {
 		return c, fmt.Errorf("tet: %s: %w", r.table, err)
@@ -118,6 +127,7 @@ func (s *ScanStats) Count(c *Chunk) {
 // Add adds the counters of o (a worker's) to s.
 func (s *ScanStats) Add(o *ScanStats) {
 	s.ChunksDecoded += o.ChunksDecoded
+	s.ChunksSkipped += o.ChunksSkipped
 	s.CacheHits += o.CacheHits
 	s.BytesRead += o.BytesRead
 	s.BytesDecoded += o.BytesDecoded

@@ -69,6 +69,55 @@ func TestReader_cache(t *testing.T) {
 	}
 }
 
+// TestReader_cacheScanResistant: once the cache is full, one pass over
+// more chunks than it holds admits nothing and evicts nothing (the pass's
+// chunks come as reusable buffers); a chunk read twice within the
+// budget's window is admitted.
+func TestReader_cacheScanResistant(t *testing.T) {
+	src := openFake(t, fakeHeader{Shape: []int64{64}, Chunk: []int64{4}})
+	a := src.Arrays()[0]
+	var decoded []int64 // the ids of the chunks that are not in place
+	for id := range a.Info().ChunkCount() {
+		if ci, _ := a.Chunk(id); !ci.InPlace {
+			decoded = append(decoded, id)
+		}
+	}
+	if len(decoded) < 4 {
+		t.Fatalf("the fake format stores %d decoded chunks, want 4 or more", len(decoded))
+	}
+	ci, _ := a.Chunk(decoded[0])
+	src.SetCacheBudget(2 * ci.RawBytes) // two chunks
+	r := scan.NewReader(a, "main.t", 0)
+	read := func(id int64) scan.Chunk {
+		c, err := r.Read(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a0, b0 := decoded[0], decoded[1]
+	read(a0) // kept while there is room
+	read(b0)
+	if !read(a0).Hit || !read(b0).Hit {
+		t.Fatal("two chunks read while the cache had room are not served by it")
+	}
+	for _, id := range decoded[2:] { // one pass over the others: the cache is full
+		if c := read(id); c.Hit || !c.Reusable {
+			t.Errorf("chunk %d read once with the cache full: hit=%v reusable=%v, want a reusable buffer", id, c.Hit, c.Reusable)
+		}
+	}
+	if !read(a0).Hit || !read(b0).Hit {
+		t.Fatal("a one-pass scan evicted the cached chunks")
+	}
+	last := decoded[len(decoded)-1]
+	if c := read(last); c.Hit || c.Reusable { // its second read: admitted
+		t.Errorf("chunk %d on its second read: hit=%v reusable=%v, want a cached buffer", last, c.Hit, c.Reusable)
+	}
+	if !read(last).Hit {
+		t.Errorf("chunk %d, admitted, is not served by the cache", last)
+	}
+}
+
 // TestTotals counts the stored chunks of a grid with a missing one, and
 // a walk of the grid stops with the call's context.
 func TestTotals(t *testing.T) {

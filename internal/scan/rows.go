@@ -37,7 +37,10 @@ func (c *CellScan) Next() error {
 			return nil
 		}
 		if c.step() {
-			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+			if (c.rowFilter || c.check) && !c.keep() {
+				if c.err != nil {
+					return nil
+				}
 				continue
 			}
 			c.countRow()
@@ -46,8 +49,11 @@ func (c *CellScan) Next() error {
 		if !c.crossChunk() {
 			return nil
 		}
-		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+		if !(c.rowFilter || c.check) || c.keep() {
 			c.countRow()
+			return nil
+		}
+		if c.err != nil {
 			return nil
 		}
 	}
@@ -177,7 +183,10 @@ func (c *CellScan) advance() bool {
 			return false
 		}
 		if c.step() {
-			if c.rowFilter && (c.rowid < c.rlo || c.rowid >= c.rhi) {
+			if (c.rowFilter || c.check) && !c.keep() {
+				if c.err != nil {
+					return false
+				}
 				continue
 			}
 			return true
@@ -185,8 +194,11 @@ func (c *CellScan) advance() bool {
 		if !c.crossChunk() {
 			return false
 		}
-		if !c.rowFilter || (c.rowid >= c.rlo && c.rowid < c.rhi) {
+		if !(c.rowFilter || c.check) || c.keep() {
 			return true
+		}
+		if c.err != nil {
+			return false
 		}
 	}
 }
@@ -208,12 +220,75 @@ func (c *CellScan) crossChunk() bool {
 		c.checkEnd()
 		return false
 	}
-	c.ch = c.it.Chunk()
-	if err := c.load(); err != nil {
-		c.fail(err)
+	for {
+		c.ch = c.it.Chunk()
+		if err := c.load(); err != nil {
+			c.fail(err)
+			return false
+		}
+		if c.ch != nil {
+			return true
+		}
+		if !c.nextChunk() { // the chunk's statistics excluded it
+			c.eof = true
+			c.checkEnd()
+			return false
+		}
+	}
+}
+
+// keep reports whether the current position passes the rowid filter
+// and, in a chunk whose elements are tested, the value terms; it is
+// false with err set when the element could not be read.
+//
+// Without a rowid filter it moves along the current row (the selected
+// positions along the last axis) to its first passing element, one
+// typed loop over the row's values (nextPassing).
+func (c *CellScan) keep() bool {
+	if !c.rowFilter {
+		return c.nextPassing()
+	}
+	if c.rowid < c.rlo || c.rowid >= c.rhi {
 		return false
 	}
-	return true
+	if !c.check {
+		return true
+	}
+	vals, i, ok := c.Value()
+	return ok && c.vf.passes(vals, i)
+}
+
+// nextPassing moves from the current position along its row to the
+// first element that passes the value terms; when none does it stops on
+// the row's last element and reports false (the caller steps on).
+func (c *CellScan) nextPassing() bool {
+	last := c.last
+	for left := c.ch.Hi[last] - c.local[last]; left > 0; {
+		vals, i, ok := c.Value()
+		if !ok {
+			return false
+		}
+		n := min(left, c.vend-c.off) // elements of the row in vals
+		k := int64(c.vf.find(vals, i, int(n)))
+		if k == n {
+			k = n - 1 // stop on the last one looked at
+		}
+		c.local[last] += k
+		c.off += k
+		c.rowid += k
+		left -= k
+		if k < n-1 || c.vf.passes(vals, i+int(k)) {
+			return true
+		}
+		if left == 1 {
+			return false
+		}
+		c.local[last]++ // past the failing one, into the next run of vals
+		c.off++
+		c.rowid++
+		left--
+	}
+	return false
 }
 
 // wrapTable prefixes err with the table.

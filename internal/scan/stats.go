@@ -13,7 +13,7 @@ type ScanStats struct {
 	Dataset       string        `json:"dataset"` // dataset name
 	ChunksDecoded int64         `json:"chunks_decoded"`
 	ChunksTotal   int64         `json:"chunks_total"`
-	ChunksSkipped int64         `json:"chunks_skipped"` // by cached value statistics
+	ChunksSkipped int64         `json:"chunks_skipped"` // by value statistics, unread
 	CacheHits     int64         `json:"cache_hits"`     // chunks served by the decoded-chunk cache
 	BytesRead     int64         `json:"bytes_read"`     // stored bytes read
 	BytesDecoded  int64         `json:"bytes_decoded"`  // decoded bytes produced

@@ -48,6 +48,11 @@ type Constraint struct {
 	Collation string       // collation the term compares under, e.g. "BINARY"
 	ArgIndex  int          // set by the table
 	Omit      bool         // set by the table
+	// RHS is the right-hand side when SQLite knows it while planning
+	// (sqlite3_vtab_rhs_value), read for LIMIT and OFFSET only: a
+	// literal or bound LIMIT 10 is known (SQLite prepares the statement
+	// again when another value is bound), LIMIT -1 is not (nil).
+	RHS Value
 }
 
 // OrderBy is one term of the statement's ORDER BY.
@@ -66,6 +71,10 @@ type IndexInfo struct {
 	Constraints []Constraint // input; ArgIndex and Omit are output
 	OrderBy     []OrderBy    // input
 	ColUsed     uint64       // input: bit i = column i is used (bit 63: any column ≥ 63)
+	// Distinct is sqlite3_vtab_distinct: 0 the rows must come in
+	// OrderBy order; 1 (GROUP BY) and 2 (DISTINCT) rows equal in the
+	// OrderBy columns need only be adjacent; 3 sorted as for 0.
+	Distinct int // input
 
 	IdxNum          int64   // output: handed to Filter (must fit an int32)
 	IdxStr          string  // output: handed to Filter
@@ -73,6 +82,24 @@ type IndexInfo struct {
 	IdxFlags        int     // input and output: IndexScanUnique
 	EstimatedCost   float64 // output (0: SQLite's default)
 	EstimatedRows   int64   // output (0: SQLite's default)
+
+	// rhs reads the right-hand value of constraint i when SQLite knows
+	// it at planning time, else nil (see RHS); nil outside the binding's
+	// xBestIndex.
+	rhs func(i int) Value
+}
+
+// RHS returns the right-hand value of constraint i when SQLite knows it
+// while planning (a literal: sqlite3_vtab_rhs_value), for estimates only:
+// a plan must never depend on it. ok is false when the value is not
+// known (a NULL literal included), i is out of range, or the IndexInfo
+// was not made by the binding.
+func (info *IndexInfo) RHS(i int) (v Value, ok bool) {
+	if info.rhs == nil || i < 0 || i >= len(info.Constraints) {
+		return nil, false
+	}
+	v = info.rhs(i)
+	return v, v != nil
 }
 
 // Context is handed to Module.Create and Module.Connect.

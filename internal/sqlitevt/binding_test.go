@@ -70,6 +70,30 @@ func TestBestIndex_marshalling(t *testing.T) {
 	}
 }
 
+// TestBestIndex_rhs: BestIndex sees the right-hand values SQLite knows
+// while planning (literals), and only those.
+func TestBestIndex_rhs(t *testing.T) {
+	k := &knobs{}
+	db := open(t, k, false, 1, 10)
+	k.infos, k.rhs = nil, nil
+	rows(t, db, "SELECT value FROM t WHERE value > 3 AND label = 'n5' AND value < (SELECT 7 + abs(random() % 1))")
+	if len(k.rhs) == 0 {
+		t.Fatal("no BestIndex call")
+	}
+	got := map[string]bool{}
+	for _, r := range k.rhs {
+		for _, v := range r {
+			got[fmt.Sprint(v)] = true
+		}
+	}
+	if !got["3"] || !got["n5"] || !got["?"] {
+		t.Errorf("right-hand values %v: want 3 and n5 known, the subquery's unknown", k.rhs)
+	}
+	if _, ok := (&sqlitevt.IndexInfo{Constraints: make([]sqlitevt.Constraint, 1)}).RHS(0); ok {
+		t.Error("RHS known on an IndexInfo the binding did not make")
+	}
+}
+
 // TestBestIndex_omit: without Omit SQLite re-checks every term, so a
 // cursor that ignores one is still answered exactly; with Omit it is
 // trusted (and here, deliberately, wrong).
@@ -220,5 +244,43 @@ func TestStepper(t *testing.T) {
 	k.panicAt = ""
 	if got := rows(t, db, "SELECT count(*) FROM t"); got[0] != "100" {
 		t.Errorf("after: %v", got)
+	}
+}
+
+// TestBestIndex_distinctAndLimitValues: BestIndex sees
+// sqlite3_vtab_distinct (1 for GROUP BY, 2 for DISTINCT, 0 for a plain
+// ORDER BY) and the right-hand side of LIMIT and OFFSET: literals, and a
+// bound parameter (SQLite plans with its value and prepares again when
+// another is bound), but not a negative literal (no limit).
+func TestBestIndex_distinctAndLimitValues(t *testing.T) {
+	k := &knobs{}
+	db := open(t, k, false, 1, 10)
+	for _, tc := range []struct {
+		q        string
+		distinct int
+		rhs      []sqlitevt.Value // of OFFSET and LIMIT, in SQLite's order
+	}{
+		{"SELECT value FROM t ORDER BY value", 0, nil},
+		{"SELECT value, count(*) FROM t GROUP BY value", 1, nil},
+		{"SELECT DISTINCT value FROM t", 2, nil},
+		{"SELECT value FROM t ORDER BY value LIMIT 3 OFFSET 2", 0, []sqlitevt.Value{int64(2), int64(3)}},
+		{"SELECT value FROM t LIMIT ?", 0, []sqlitevt.Value{int64(4)}},
+		{"SELECT value FROM t LIMIT -1", 0, []sqlitevt.Value{nil}},
+	} {
+		k.infos = nil
+		rows(t, db, tc.q, 4)
+		if len(k.infos) == 0 {
+			t.Fatalf("%s: no BestIndex", tc.q)
+		}
+		info := k.infos[len(k.infos)-1]
+		var rhs []sqlitevt.Value
+		for _, c := range info.Constraints {
+			if c.Op == sqlitevt.OpLIMIT || c.Op == sqlitevt.OpOFFSET {
+				rhs = append(rhs, c.RHS)
+			}
+		}
+		if info.Distinct != tc.distinct || !slices.Equal(rhs, tc.rhs) {
+			t.Errorf("%s: distinct %d, LIMIT/OFFSET values %v; want %d, %v", tc.q, info.Distinct, rhs, tc.distinct, tc.rhs)
+		}
 	}
 }

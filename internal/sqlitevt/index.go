@@ -34,13 +34,17 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 	bt := tableOf(pVtab)
 	idx := (*lib.Sqlite3_index_info)(cptr(pInfo))
 	n := int(idx.FnConstraint)
-	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags)}
+	info := &IndexInfo{ColUsed: uint64(idx.FcolUsed), IdxFlags: int(idx.FidxFlags),
+		Distinct: int(lib.Xsqlite3_vtab_distinct(tls, pInfo))}
 	if n > 0 {
 		cons := unsafe.Slice((*lib.Tsqlite3_index_constraint)(cptr(idx.FaConstraint)), n)
 		info.Constraints = make([]Constraint, n)
 		for i, c := range cons {
 			info.Constraints[i] = Constraint{Column: int(c.FiColumn), Op: opFromC[c.Fop], Usable: c.Fusable != 0,
 				Collation: collation(tls, pInfo, i), ArgIndex: -1}
+			if op := info.Constraints[i].Op; op == OpLIMIT || op == OpOFFSET {
+				info.Constraints[i].RHS = rhsValue(tls, pInfo, i)
+			}
 		}
 	}
 	if m := int(idx.FnOrderBy); m > 0 {
@@ -48,6 +52,7 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			info.OrderBy = append(info.OrderBy, OrderBy{Column: int(o.FiColumn), Desc: o.Fdesc != 0})
 		}
 	}
+	info.rhs = func(i int) Value { return rhsValue(tls, pInfo, i) }
 	if err := bt.impl.BestIndex(info); err != nil {
 		return setVtabErr(tls, pVtab, err)
 	}
@@ -105,6 +110,22 @@ func collation(tls *libc.TLS, pInfo uintptr, i int) string {
 		}
 	}
 	return s
+}
+
+// rhsValue is the right-hand side of constraint i when SQLite knows it
+// while planning (sqlite3_vtab_rhs_value), else nil.
+func rhsValue(tls *libc.TLS, pInfo uintptr, i int) Value {
+	const ptr = int(unsafe.Sizeof(uintptr(0)))
+	pp := tls.Alloc(ptr) // the out-parameter, in C memory
+	defer tls.Free(ptr)
+	*(*uintptr)(cptr(pp)) = 0
+	if lib.Xsqlite3_vtab_rhs_value(tls, pInfo, int32(i), pp) != lib.SQLITE_OK {
+		return nil
+	}
+	if v := *(*uintptr)(cptr(pp)); v != 0 {
+		return goValue(tls, v)
+	}
+	return nil
 }
 
 // xUpdate refuses a change: tables here are read-only.

@@ -38,6 +38,7 @@ type knobs struct {
 	stepper bool   // cursors implement sqlitevt.Stepper
 	steps   int    // Step calls
 	infos   []sqlitevt.IndexInfo
+	rhs     [][]any // per BestIndex call, IndexInfo.RHS of each constraint ("?" when unknown)
 	filters []filterCall
 }
 
@@ -127,8 +128,17 @@ func (s *series) BestIndex(info *sqlitevt.IndexInfo) error {
 			info.IdxNum = 1
 		}
 	}
+	var rhs []any
+	for i := range info.Constraints {
+		v, ok := info.RHS(i)
+		if !ok {
+			v = "?"
+		}
+		rhs = append(rhs, v)
+	}
 	s.k.mu.Lock()
 	s.k.infos = append(s.k.infos, *info)
+	s.k.rhs = append(s.k.rhs, rhs)
 	s.k.mu.Unlock()
 	return nil
 }
