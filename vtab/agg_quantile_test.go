@@ -148,14 +148,15 @@ func argRef(g refGroup, low bool) string {
 	return fmt.Sprint(g.rowids[best])
 }
 
-// groupsOf reads the selected cells and groups them by the key columns
+// groupsOf reads the selected cells of table (schema-qualified: the
+// cells table or its native copy) and groups them by the key columns
 // keys (SQL expressions such as "k0/3"), rendered like rowsOf renders.
 func groupsOf(t *testing.T, db *sql.DB, table, keys, where string) (order []string, groups map[string]*refGroup) {
 	sel := "''"
 	if keys != "" {
 		sel = "(" + strings.ReplaceAll(keys, ",", ")||'|'||(") + ")" // || binds tighter than /
 	}
-	rows, err := db.Query(fmt.Sprintf("SELECT %s, rowid, value FROM f.%s WHERE %s ORDER BY rowid", sel, table, where))
+	rows, err := db.Query(fmt.Sprintf("SELECT %s, rowid, value FROM %s WHERE %s ORDER BY rowid", sel, table, where))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestAggQuantile_againstBruteForce(t *testing.T) {
 			}
 		}
 		q := qs[rng.IntN(len(qs))]
-		order, groups := groupsOf(t, db, s.Name, strings.Join(keys, ","), where)
+		order, groups := groupsOf(t, db, "f."+s.Name, strings.Join(keys, ","), where)
 		cols := "median, quantile, argmin, argmax"
 		if rng.IntN(3) == 0 {
 			cols = "argmax, quantile, median, argmin" // any subset, any order

@@ -10,8 +10,11 @@ import (
 // chunks a Fold of the same spec folded) to p, the second pass of
 // median, quantile, argmin and argmax. One goroutine does it, since the
 // Picker's groups are shared; the chunks are read again (the cache or
-// the mapping keeps a small selection's chunks at hand). It adds its
-// chunk counters to st, not its elements (the fold counted them).
+// the mapping keeps a small selection's chunks at hand). Under value
+// terms (spec.Terms) only the passing elements are fed, with their
+// rowids, and the chunks the terms exclude are skipped as the fold
+// skipped them. It adds its chunk counters to st, not its elements (the
+// fold counted them) nor its skipped chunks (each is counted once).
 func Pick(spec *FoldSpec, p *fold.Picker, st *ScanStats) error {
 	in := spec.Reader.a.Info()
 	items := chunkIDs(in, spec.Spans, spec.Chunks)
@@ -25,6 +28,7 @@ func Pick(spec *FoldSpec, p *fold.Picker, st *ScanStats) error {
 	if len(items) >= EvictFrom {
 		ev = newEvictor(spec.Reader.a.src)
 	}
+	var own ScanStats
 	err := runWorkers(spec, 1, func(f *folder) error {
 		f.pick, f.rowStride = p, rowStride
 		for _, id := range items {
@@ -33,7 +37,9 @@ func Pick(spec *FoldSpec, p *fold.Picker, st *ScanStats) error {
 			}
 		}
 		return nil
-	}, ev, st)
+	}, ev, &own)
+	own.ChunksSkipped = 0
+	st.Add(&own)
 	if err != nil {
 		return err
 	}
