@@ -288,3 +288,26 @@ func TestAggPickValue_skipsChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestAgg_columnLayout: the result columns, then by, q and value HIDDEN
+// in that order, so that the table-valued form's arguments are by, q
+// and value.
+func TestAgg_columnLayout(t *testing.T) {
+	db, _ := openDB(t, map[string]string{"s": ref("sample.tet")})
+	got := rowsOf(t, db, "SELECT group_concat(name || ':' || hidden, ' ') FROM pragma_table_xinfo('temperature_agg', 's')")
+	want := "d0:0 d1:0 count:0 null_count:0 sum:0 mean:0 min:0 max:0 var:0 std:0 median:0 quantile:0 argmin:0 argmax:0 by:1 q:1 value:1"
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("columns %v\nwant %s", got, want)
+	}
+	// temperature = 1..6 over a 2×3 grid.
+	for q, want := range map[string]string{
+		"SELECT d0, quantile, by, q, value FROM s.temperature_agg('d0', 0.5) ORDER BY d0":     "0|2|d0|0.5|<nil>,1|5|d0|0.5|<nil>",
+		"SELECT count, median, argmax, q FROM s.temperature_agg('', 0.25, 3)":                 "1|3|2|0.25",
+		"SELECT count, quantile, argmin FROM s.temperature_agg('', 1) WHERE value >= 4":       "3|6|3",
+		"SELECT d1, count, median FROM s.temperature_agg('d1/2') WHERE value > 1 ORDER BY d1": "0|3|4,1|2|4.5",
+	} {
+		if got := rowsOf(t, db, q); strings.Join(got, ",") != want {
+			t.Errorf("%s: %v, want %s", q, got, want)
+		}
+	}
+}
