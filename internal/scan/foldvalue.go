@@ -12,7 +12,11 @@ import (
 // every element passing is folded as usual, and any other has only its
 // passing elements folded: they are copied, in order and in their own
 // dtype, into a scratch buffer per run of elements that share a group,
-// which the fold kernels then reduce.
+// which the fold kernels then reduce. The second pass (Pick) makes the
+// same three decisions, which are exact, so it sees the very elements
+// the fold counted: it gathers the passing ones with their rowids and
+// hands them to the Picker (fold.Picker.Elems). Groups are numbered as
+// the fold numbers them, by the box strides of coarsened axes too.
 
 // scratchElems bounds the scratch buffer: a run of one group is folded
 // in pieces of at most this many elements.
