@@ -12,7 +12,8 @@ import (
 
 // aggResults are the result columns of an aggregate table, after the dim
 // and label columns and before the hidden "by" column.
-var aggResults = []string{"count", "null_count", "sum", "mean", "min", "max", "var", "std"}
+var aggResults = []string{"count", "null_count", "sum", "mean", "min", "max", "var", "std",
+	"median", "quantile", "argmin", "argmax"}
 
 // aggTable is the <dataset>_agg companion: reductions over a selection
 // of the dataset, optionally grouped by axes, computed over whole chunks.
@@ -25,7 +26,8 @@ type aggTable struct {
 	arrayTable
 	first    int // first result column
 	byCol    int
-	valueCol int // the HIDDEN value column: value terms select elements (agg_value.go)
+	qCol     int // the hidden q column, right after by
+	valueCol int // the HIDDEN value column, last: value terms select elements (agg_value.go)
 }
 
 func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error) {
@@ -41,8 +43,9 @@ func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error
 	}
 	vt := valueType(ds.DType)
 	cols = append(cols, "count INTEGER", "null_count INTEGER", "sum "+sum, "mean REAL",
-		"min "+vt, "max "+vt, "var REAL", "std REAL", "by TEXT HIDDEN")
-	t.byCol = len(cols) - 1
+		"min "+vt, "max "+vt, "var REAL", "std REAL",
+		"median REAL", "quantile REAL", "argmin INTEGER", "argmax INTEGER", "by TEXT HIDDEN", quoteIdent(t.qColumnName())+" REAL HIDDEN")
+	t.byCol, t.qCol = len(cols)-2, len(cols)-1
 	cols = append(cols, "value "+vt+" HIDDEN")
 	t.valueCol = len(cols) - 1
 	if err := ctx.Declare("CREATE TABLE x(" + strings.Join(cols, ", ") + ")"); err != nil {
@@ -62,12 +65,14 @@ func (t *aggTable) target(col int) (planner.Target, bool) {
 	return planner.Target{}, false
 }
 
-// BestIndex consumes "by = ?" and every dim and label comparison (labels
+// BestIndex consumes "by = ?", "q = ?" and every dim and label comparison (labels
 // only under the BINARY collation: a label term under another collation
 // is left to SQLite and so filters the output rows); see aggTable.
 // idxStr lists argv entries as for cells tables, plus "b" for the by
-// argument; value terms select elements (agg_value.go). A by or value
-// term that is not usable prices the plan out.
+// argument and "q" for the q argument; value terms select elements
+// (agg_value.go); idxNum flags the costly result columns the query uses
+// (agg_quantile.go). A by, q or value term that is not usable prices the
+// plan out.
 func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	panicPoint("xBestIndex")
 	var parts []string
@@ -77,14 +82,18 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	byKnown, byUnusable := false, false
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
-		if c.Column == t.byCol {
+		if c.Column == t.byCol || c.Column == t.qCol {
 			if c.Op != sqlitevt.OpEQ || !c.Usable {
 				byUnusable = true
 				continue
 			}
 			c.ArgIndex, c.Omit = len(parts), true
-			parts = append(parts, "b")
-			by, byKnown = info.RHS(i)
+			if c.Column == t.byCol {
+				parts = append(parts, "b")
+				by, byKnown = info.RHS(i)
+			} else {
+				parts = append(parts, "q")
+			}
 			continue
 		}
 		if c.Column == t.valueCol {
@@ -109,7 +118,7 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		parts = append(parts, t.encode(tg)+opNames[op])
 		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
-	info.IdxNum, info.IdxStr = idxConstraints, strings.Join(parts, ",")
+	info.IdxNum, info.IdxStr = idxConstraints|t.costlyUsed(info.ColUsed), strings.Join(parts, ",")
 	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)
 	if byUnusable {
@@ -151,27 +160,46 @@ func (t *aggTable) Disconnect() error { return t.release() }
 // Destroy is Disconnect: dropping the table never touches the file.
 func (t *aggTable) Destroy() error { return t.release() }
 
-// parseBy resolves the by argument to a keep mask over the axes.
-func (t *aggTable) parseBy(v any) ([]bool, error) {
+// parseBy resolves the by argument to a keep mask over the axes and,
+// when an item coarsens ('time/5'), the block size of each axis (nil
+// when none does; see parseByItem).
+func (t *aggTable) parseBy(v any) ([]bool, []int64, error) {
 	keep := make([]bool, len(t.dims))
+	var coarse []int64
 	s, _ := v.(string)
 	if b, ok := v.([]byte); ok {
 		s = string(b)
 	}
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
+	for _, item := range strings.Split(s, ",") {
+		if strings.TrimSpace(item) == "" {
 			continue
+		}
+		name, k, err := parseByItem(item)
+		if t.isDim(item) { // a dim whose name holds a "/" is never coarsened
+			name, k, err = strings.TrimSpace(item), 1, nil
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("tet: %s: by: %w", t.qualified, err)
 		}
 		found := false
 		for a, d := range t.dims {
-			if strings.EqualFold(d, name) {
-				keep[a], found = true, true
+			if !strings.EqualFold(d, name) {
+				continue
+			}
+			if prev := blockOf(coarse, a); keep[a] && prev != k {
+				return nil, nil, fmt.Errorf("tet: %s: by: dim %q named twice with different block sizes (%d and %d)", t.qualified, d, prev, k)
+			}
+			keep[a], found = true, true
+			if k > 1 {
+				if coarse == nil {
+					coarse = make([]int64, len(t.dims))
+				}
+				coarse[a] = k
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("tet: %s: by: unknown dim %q (dims: %s)", t.qualified, name, strings.Join(t.dims, ", "))
+			return nil, nil, fmt.Errorf("tet: %s: by: unknown dim %q (dims: %s)", t.qualified, name, strings.Join(t.dims, ", "))
 		}
 	}
-	return keep, nil
+	return keep, coarse, nil
 }

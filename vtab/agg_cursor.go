@@ -18,8 +18,9 @@ type aggCursor struct {
 	cons   []planner.Constraint
 	by     any
 	keep   []bool
+	coarse []int64   // per axis, the block size of a coarsened axis (nil: none)
 	kept   []int     // kept axes, in order
-	values [][]int64 // per kept axis, the selected global indices
+	values [][]int64 // per kept axis, the group keys: selected global indices (index/k when coarsened)
 	groups []fold.Stats
 	fixed  []int64 // per axis: the one index an equality selects, or -1
 	g      int     // current group
@@ -29,6 +30,13 @@ type aggCursor struct {
 	// the chunks holding selected elements, and how many (scan.ChunkSpans)
 	spans   [][]scan.ChunkSpan
 	nchunks int64
+
+	// the costly columns (agg_quantile.go): q's value, and the second pass
+	q             float64
+	qArg          any
+	hasQ          bool
+	picker        *fold.Picker
+	median, quant pickCache
 
 	vterms  []scan.ValueTerm // value terms, evaluated by the fold (agg_value.go)
 	rowids  rowidBlocks      // rowid blocks by row identity (agg_rowid.go)
@@ -40,13 +48,14 @@ type aggCursor struct {
 
 // Filter selects, folds every intersecting chunk (in parallel) and
 // positions on the first output row.
-func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
+func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	if c.started.IsZero() {
 		c.started = time.Now()
 	}
 	c.stats.Filters++
 	c.eof, c.g, c.groups, c.by = true, 0, nil, nil
+	c.picker, c.hasQ, c.qArg = nil, false, nil
 	specs, err := parseAggSpecs(idxStr)
 	if err != nil || len(specs) != len(vals) {
 		return fmt.Errorf("tet: %s: bad plan %q", c.t.qualified, idxStr)
@@ -57,6 +66,13 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		v := vals[i]
 		if sp.kind == 'b' {
 			c.by = v
+			continue
+		}
+		if sp.kind == 'q' {
+			if c.q, err = parseQ(v); err != nil {
+				return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
+			}
+			c.qArg, c.hasQ = v, true
 			continue
 		}
 		if sp.kind == 'v' {
@@ -78,7 +94,7 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		}
 	}
 	c.cons = append(c.cons, hull(ins)...)
-	if c.keep, err = c.t.parseBy(c.by); err != nil {
+	if c.keep, c.coarse, err = c.t.parseBy(c.by); err != nil {
 		return err
 	}
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
@@ -94,15 +110,30 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 	sizes := make([]int64, len(sel))
 	for d := range sel {
 		sizes[d] = sel[d].N
+		if k := blockOf(c.coarse, d); k > 1 && c.keep[d] {
+			sizes[d] = sel[d].BlockCount(k)
+		}
 	}
 	stride, ngroups := fold.Strides(sizes, c.keep)
 	// Size every buffer from the plan before allocating any (memlimit.go).
 	if err := c.reserve(ngroups, sel); err != nil {
 		return err
 	}
+	var blocks [][]int64 // the group keys of coarsened axes
+	for d := range sel {
+		if k := blockOf(c.coarse, d); k > 1 && c.keep[d] {
+			if blocks == nil {
+				blocks = make([][]int64, len(sel))
+			}
+			blocks[d] = sel[d].Blocks(k)
+		}
+	}
 	c.kept, c.values = c.kept[:0], c.values[:0]
 	for d := range sel {
-		if c.keep[d] {
+		if c.keep[d] && blocks != nil && blocks[d] != nil {
+			c.kept = append(c.kept, d)
+			c.values = append(c.values, blocks[d])
+		} else if c.keep[d] {
 			c.kept = append(c.kept, d)
 			vals := make([]int64, 0, sel[d].N)
 			for _, r := range sel[d].Runs {
@@ -131,15 +162,18 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 			}
 		}
 	}
-	size, err := gridSize(c.t.info.Shape, c.keep)
+	size, err := gridSize(c.t.info.Shape, c.keep, c.coarse)
 	if err == nil {
-		c.rowBase, err = c.rowids.block(c.keep, sel, max(size, 1))
+		c.rowBase, err = c.rowids.block(c.keep, c.coarse, sel, max(size, 1), c.qKey())
 	}
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	spec := scan.FoldSpec{Reader: c.t.reader, Session: c.t.session.engine(), Sel: sel, Stride: stride, Groups: ngroups,
-		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Terms: c.vterms}
+		Spans: c.spans, Chunks: c.nchunks, Free: c.mem.Left(), Blocks: blocks, Terms: c.vterms}
+	if blocks != nil {
+		spec.Coarse = c.coarse
+	}
 	groups, err := scan.Fold(&spec, &c.stats)
 	if err != nil {
 		c.t.session.setErr(err) // the driver returns it whole (errors.Is)
@@ -151,6 +185,9 @@ func (c *aggCursor) Filter(_ int, idxStr string, vals []sqlitevt.Value) error {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
 	}
 	c.groups = groups
+	if err := c.pickPass(&spec, idxNum); err != nil {
+		return err
+	}
 	c.seek()
 	return nil
 }

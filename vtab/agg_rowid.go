@@ -43,11 +43,14 @@ type rowidBlocks struct {
 }
 
 // block returns the base rowid of the identity of a Filter's rows.
-func (b *rowidBlocks) block(keep []bool, sel []scan.AxisSel, size int64) (int64, error) {
+// q is the q argument's bits plus one, 0 without q: rows for another q
+// have other quantile values, so they are other rows.
+func (b *rowidBlocks) block(keep []bool, coarse []int64, sel []scan.AxisSel, size int64, q uint64) (int64, error) {
 	k := b.key[:0]
 	for d, kept := range keep {
 		if kept {
 			k = append(k, 1)
+			k = binary.AppendUvarint(k, uint64(blockOf(coarse, d)))
 			continue
 		}
 		k = append(k, 0)
@@ -57,6 +60,7 @@ func (b *rowidBlocks) block(keep []bool, sel []scan.AxisSel, size int64) (int64,
 			k = binary.AppendVarint(k, r.Hi)
 		}
 	}
+	k = binary.AppendUvarint(k, q)
 	b.key = k
 	if base, ok := b.base[string(k)]; ok {
 		return base, nil
@@ -73,17 +77,19 @@ func (b *rowidBlocks) block(keep []bool, sel []scan.AxisSel, size int64) (int64,
 	return base, nil
 }
 
-// gridSize returns the number of cells of the grouped axes' full grid.
-func gridSize(shape []int64, keep []bool) (int64, error) {
+// gridSize returns the number of cells of the grouped axes' full grid
+// (a coarsened axis counts its blocks).
+func gridSize(shape []int64, keep []bool, coarse []int64) (int64, error) {
 	n := int64(1)
 	for d, kept := range keep {
 		if !kept {
 			continue
 		}
-		if shape[d] > 0 && n > math.MaxInt64/shape[d] {
+		e := groupExtent(shape[d], coarse, d)
+		if e > 0 && n > math.MaxInt64/e {
 			return 0, fmt.Errorf("grouped grid too large to number its rows")
 		}
-		n *= shape[d]
+		n *= e
 	}
 	return n, nil
 }
@@ -93,7 +99,7 @@ func gridSize(shape []int64, keep []bool) (int64, error) {
 func (c *aggCursor) Rowid() (int64, error) {
 	lin := int64(0)
 	for k, d := range c.kept {
-		lin = lin*c.t.info.Shape[d] + c.groupIndex(k)
+		lin = lin*groupExtent(c.t.info.Shape[d], c.coarse, d) + c.groupIndex(k)
 	}
 	return c.rowBase + lin, nil
 }

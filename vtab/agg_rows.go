@@ -56,7 +56,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col < t.first:
 		a := t.labelAxis[col-len(t.dims)]
-		if k := c.keptPos(a); k >= 0 {
+		if k := c.keptPos(a); k >= 0 && blockOf(c.coarse, a) > 1 {
+			r.Null() // a block of a coarsened axis has many labels
+		} else if k >= 0 {
 			t.writeLabel(r, a, c.groupIndex(k))
 		} else if c.fixed[a] >= 0 {
 			t.writeLabel(r, a, c.fixed[a])
@@ -66,6 +68,9 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	case col == t.byCol:
 		r.Value(c.by)
+		return nil
+	case col == t.qCol:
+		r.Value(c.qArg)
 		return nil
 	case col == t.valueCol:
 		r.Null() // an input column: it holds nothing in the output rows
@@ -109,6 +114,8 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		optional(s.Var())
 	case "std":
 		optional(s.Std())
+	case "median", "quantile", "argmin", "argmax":
+		return c.pickColumn(r, aggResults[col-t.first])
 	default:
 		return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -192,6 +193,85 @@ func BenchmarkAggZstdCache(b *testing.B) {
 				var sum float64
 				if err := db.QueryRow("SELECT sum FROM z.g_agg").Scan(&sum); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// cubeForBench writes a days×181×360 f32 cube in 30-day raw chunks (the
+// ERA5-like layout of issue 15, fewer days) once per process.
+func cubeForBench(b *testing.B, days int64) string {
+	key := -days
+	if p, ok := benchGrids.Load(key); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "tetsql-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "cube.tet")
+	w, _ := tetcore.Create(path)
+	w.AddDataset(tetcore.DatasetSpec{Name: "t2m", DType: tetcore.F32, Shape: []int64{days, 181, 360},
+		ChunkShape: []int64{30, 181, 360}, DimNames: []string{"time", "lat", "lon"}})
+	buf := make([]byte, 30*181*360*4)
+	for i := int64(0); i < 30*181*360; i++ {
+		v := float32(250 + 40*math.Sin(float64(i%65160)/5000) + float64(i%17)/3)
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(v))
+	}
+	for {
+		_, _, _, ext, ok := w.NextChunk()
+		if !ok {
+			break
+		}
+		if err := w.WriteChunk(buf[:ext[0]*ext[1]*ext[2]*4]); err != nil { // edge chunks are shorter
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchGrids.Store(key, path)
+	return path
+}
+
+// BenchmarkAggMedianDay is the median of one day's map (65,160 values
+// of a 30-day chunk), then its 0.99 quantile and argmax beside it.
+func BenchmarkAggMedianDay(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"c": cubeForBench(b, 60)})
+	for _, q := range []string{
+		"SELECT median FROM c.t2m_agg WHERE time = 40",
+		"SELECT median + quantile FROM c.t2m_agg('', 0.99) WHERE time = 40",
+		"SELECT argmax FROM c.t2m_agg WHERE time = 40",
+		"SELECT mean FROM c.t2m_agg WHERE time = 40",
+	} {
+		b.Run(strings.Fields(q)[1], func(b *testing.B) {
+			benchQuery(b, db, q, 181*360)
+		})
+	}
+	b.Run("whole-cube", func(b *testing.B) { // 3.9M values
+		benchQuery(b, db, "SELECT median FROM c.t2m_agg", 60*181*360)
+	})
+	b.Run("daily", func(b *testing.B) { // 60 groups
+		benchQuery(b, db, "SELECT max(median) FROM c.t2m_agg('time')", 60*181*360)
+	})
+}
+
+// BenchmarkAggCoarsen groups 60 days by 5-day blocks (and 4×4 boxes),
+// beside the plain grouping by time for comparison.
+func BenchmarkAggCoarsen(b *testing.B) {
+	db, _ := openDB(b, map[string]string{"c": cubeForBench(b, 60)})
+	for _, tc := range []struct {
+		by   string
+		rows int
+	}{{"time", 60}, {"time/5", 12}, {"time/5,lat/4,lon/4", 12 * 46 * 90}, {"time/5,lat,lon", 12 * 181 * 360}} {
+		b.Run(strings.ReplaceAll(tc.by, "/", "÷"), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(60 * 181 * 360 * 4)
+			for b.Loop() {
+				var n int
+				if err := db.QueryRow("SELECT count(*) FROM c.t2m_agg('" + tc.by + "')").Scan(&n); err != nil || n != tc.rows {
+					b.Fatal(n, err)
 				}
 			}
 		})

@@ -115,7 +115,8 @@ func dimName(in *array.Info, a int) string {
 }
 
 // reservedColumns are the columns after the dims and labels: the cells
-// table's value, and the aggregate table's results and hidden by.
+// table's value, and the aggregate table's results and hidden by
+// (not q, see qColumnName).
 var reservedColumns = append([]string{"value", "by"}, aggResults...)
 
 func newCells(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*cellsTable, error) {

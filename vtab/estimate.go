@@ -1,9 +1,6 @@
 package vtab
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 	"github.com/tetsql/tetsql/planner"
 )
@@ -56,39 +53,28 @@ func (t *arrayTable) estimate(info *sqlitevt.IndexInfo, at []int, cons []planner
 
 // aggGroups estimates the output rows of an aggregate: 1 when no axis is
 // grouped, else the product over the grouped axes of the indices expected
-// to be selected. by is the by argument when SQLite knows it while
-// planning (known false: counted as ungrouped). A coarsened axis
-// "dim/k" counts ceil(n/k) groups (the hook for coarsening: by names are
-// matched here with their "/k" suffix removed).
+// to be selected (their blocks, ceil(n/k), on an axis coarsened by
+// "dim/k"). by is the by argument when SQLite knows it while planning
+// (known false: counted as ungrouped); it is read as Filter reads it
+// (parseBy), and a by that Filter would refuse counts as ungrouped.
 func (t *aggTable) aggGroups(by any, known bool, e planner.Estimate) int64 {
-	s, _ := by.(string)
-	if b, ok := by.([]byte); ok {
-		s = string(b)
+	if !known {
+		return 1
 	}
-	if !known || s == "" {
+	keep, coarse, err := t.parseBy(by)
+	if err != nil {
 		return 1
 	}
 	var rows int64 = 1
-	seen := make([]bool, len(t.dims))
-	for _, name := range strings.Split(s, ",") {
-		name, k := strings.TrimSpace(name), int64(1)
-		if i := strings.IndexByte(name, '/'); i >= 0 {
-			if n, err := strconv.ParseInt(strings.TrimSpace(name[i+1:]), 10, 64); err == nil && n > 1 {
-				k = n
-			}
-			name = strings.TrimSpace(name[:i])
+	for a := range keep {
+		if !keep[a] {
+			continue
 		}
-		for a, d := range t.dims {
-			if strings.EqualFold(d, name) && !seen[a] {
-				seen[a] = true
-				n := e.Axis[a]
-				groups := n/k + min(n%k, 1)
-				if groups > 0 && rows > (1<<62)/groups {
-					return 1 << 62
-				}
-				rows *= groups
-			}
+		groups := groupExtent(e.Axis[a], coarse, a)
+		if groups > 0 && rows > (1<<62)/groups {
+			return 1 << 62
 		}
+		rows *= groups
 	}
 	return rows
 }

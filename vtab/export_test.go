@@ -13,3 +13,6 @@ func fakeCtx() fakeDecl { return fakeDecl{} }
 // PanicAt makes the callback or worker named where ("xFilter",
 // "fold worker", …) panic until restore is called. Not for parallel tests.
 func PanicAt(where string) (restore func()) { return scan.PanicAt(where) }
+
+// ParseByItem is parseByItem, for the by-parser fuzz test.
+var ParseByItem = parseByItem

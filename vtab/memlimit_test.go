@@ -102,6 +102,8 @@ func TestMemLimit_hugeSparseGridFailsSmall(t *testing.T) {
 		// 2^40 groups of ~112 bytes: refused before allocating them.
 		{"SELECT count FROM h.big_agg('d0')", "tet: h.big_agg: grouping needs 112.0 TiB for 1099511627776 groups, above the memory limit of 1.0 GiB (DSN option mem_limit, shell --mem-limit)"},
 		{"SELECT d0, count FROM h.big_agg WHERE by = 'd0' AND d0 >= 1000", "grouping needs"},
+		{"SELECT count FROM h.big_agg('d0/3')", "grouping needs 37.3 TiB for 366503875926 groups"},
+		{"SELECT median FROM h.big_agg('d0/3')", "grouping needs"},
 		// Ungrouped: the plan covers 2^40 chunk positions, the index 8.
 		{"SELECT count FROM h.big_agg", `tet: h.big_agg: dataset "big" chunk [7]: chunk not present in index`},
 		{"SELECT count FROM h.big_agg WHERE d0 < 4000000", "chunk [7]: chunk not present in index"},

@@ -207,8 +207,8 @@ func parseNumeric(s string) (any, bool) {
 func parseAggSpecs(s string) ([]argSpec, error) {
 	var out []argSpec
 	for _, p := range strings.Split(s, ",") {
-		if p == "b" {
-			out = append(out, argSpec{kind: 'b'})
+		if p == "b" || p == "q" {
+			out = append(out, argSpec{kind: p[0]})
 			continue
 		}
 		if p == "" {

@@ -13,6 +13,14 @@
 // chunks accumulate into the groups of a whole selection without
 // allocating. Partial results combine with [Merge] in any order.
 //
+// Order statistics need the elements, not a partial result: a [Picker],
+// made from the groups a fold gave, is fed the same sub-boxes in a
+// second pass ([Picker.Box], or [Picker.Elems] for elements a filter
+// kept, fed packed with their rowids); it gathers each group's non-NaN elements
+// for [Picker.Quantile] (exact, linear interpolation, by selection:
+// [Quantile], [Select]) and finds the rowid of the first element equal
+// to each group's minimum and maximum ([Picker.ArgMin], [Picker.ArgMax]).
+//
 // # Semantics (those of SQLite, with NaN as NULL)
 //
 //   - NaN elements are counted by [Stats.NullCount] and skipped by every

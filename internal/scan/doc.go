@@ -15,11 +15,13 @@
 // limit, then the cache, then [array.Array.ReadChunk], with page
 // eviction and the scan's counters. [CellScan] walks the selected
 // positions of a plan for a cells table; [Fold] reduces a selection for
-// an aggregate table on worker goroutines. Both evaluate value terms
-// ([ValueTerm]) exactly as SQLite compares the cells table's values. A [Session] is one
-// connection's engine state: its settings, the statistics of its
-// finished scans, the context of the call in progress and its memory
-// limit.
+// an aggregate table on worker goroutines (by coarsened axes too:
+// FoldSpec.Coarse), and [Pick] feeds the same selection to a
+// fold.Picker for median, quantile, argmin and argmax. Both evaluate
+// value terms ([ValueTerm]) exactly as SQLite compares the cells
+// table's values. A [Session] is one connection's engine state: its
+// settings, the statistics of its finished scans, the context of the
+// call in progress and its memory limit.
 //
 // The package imports array, planner and internal/fold, never a format
 // package: the driver hands the formats to [NewRegistry].

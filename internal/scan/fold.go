@@ -35,8 +35,15 @@ type FoldSpec struct {
 	// Free is the memory the caller's budget has left: a grouped fold
 	// runs one extra worker per set of groups it allows.
 	Free int64
+	// Coarse, when set, holds per axis the block size k of a coarsened
+	// group axis (by 'dim/k'; 0 or 1 for none), and Blocks the distinct
+	// index/k of its selection, ascending: the group keys, whose
+	// positions number its groups (see coarse.go).
+	Coarse []int64
+	Blocks [][]int64
 	// Terms are value terms (exact: Lo == Hi) every folded element must
-	// satisfy; chunks their statistics exclude are skipped unread.
+	// satisfy; chunks their statistics exclude are skipped unread (by
+	// Pick too, which feeds the Picker the passing elements only).
 	Terms []ValueTerm
 }
 

@@ -32,10 +32,22 @@ type folder struct {
 	ferr    error
 	guarded func()
 
+	// box strides: the group strides, 0 on coarsened axes, whose group
+	// is constant over each piece of a run (coarse.go)
+	bs    [planner.MaxRank]int64
+	bsSet bool
+	// every group axis is coarsened: each piece folds into one group
+	pieceOne bool
+	// the second pass (Pick): elements go to pick, not into out
+	pick      *fold.Picker
+	rowStride []int64
+
 	// value terms (foldvalue.go): the compiled filter, the scratch buffer
-	// of passing elements, how many it holds and their group
+	// of passing elements, how many it holds and their group (and, for
+	// the second pass, their rowids)
 	vf      valueFilter
 	scratch []byte
+	rids    []int64
 	pending int
 	group   int64
 }
@@ -71,7 +83,11 @@ func (f *folder) chunk(id int64) error {
 		glo, ghi := w.start[d], w.start[d]+w.extent[d]
 		for i, run := range s.Runs {
 			lo, hi := max(run.Lo, glo), min(run.Hi, ghi)
-			if lo < hi {
+			switch {
+			case lo >= hi:
+			case f.coarse(d):
+				f.runs[d] = f.pieces(f.runs[d], d, lo, hi, w.start[d])
+			default:
 				f.runs[d] = append(f.runs[d], localRun{lo - w.start[d], hi - w.start[d], s.Compact(i, lo)})
 			}
 		}
@@ -115,12 +131,18 @@ func (f *folder) foldChunk(w *work, data []byte, r int) error {
 	return f.foldChunkAll(w, data, r)
 }
 
-// foldChunkAll folds every element of the selected sub-boxes.
+// foldChunkAll folds every element of the selected sub-boxes (or, in
+// the second pass, feeds them to the Picker).
 func (f *folder) foldChunkAll(w *work, data []byte, r int) error {
-	if f.fullChunk(w, r) {
-		return f.foldWhole(w, data, r)
+	bs := f.boxStride(r)
+	if f.pick == nil && f.fullChunk(w, r) {
+		return f.foldWhole(w, data, r, bs)
 	}
 	dt := f.r.a.Info().DType
+	rowBase := int64(0)
+	for d := 0; d < r && f.pick != nil; d++ {
+		rowBase += w.start[d] * f.rowStride[d]
+	}
 	// Walk the cartesian product of the axes' runs.
 	var idx, lo, hi [planner.MaxRank]int64
 	for {
@@ -130,7 +152,15 @@ func (f *folder) foldChunkAll(w *work, data []byte, r int) error {
 			lo[d], hi[d] = run.lo, run.hi
 			base += f.spec.Stride[d] * run.pos
 		}
-		if err := fold.FoldGroups(dt, data, w.extent[:r], lo[:r], hi[:r], f.spec.Stride, base, f.out); err != nil {
+		var err error
+		if f.pick != nil {
+			err = f.pick.Box(data, w.extent[:r], lo[:r], hi[:r], bs, base, f.rowStride, rowBase)
+		} else if f.pieceOne {
+			err = fold.FoldSmallBox(dt, data, w.extent[:r], lo[:r], hi[:r], &f.out[base])
+		} else {
+			err = fold.FoldGroups(dt, data, w.extent[:r], lo[:r], hi[:r], bs, base, f.out)
+		}
+		if err != nil {
 			return fmt.Errorf("tet: %s: chunk %d: %w", f.r.table, w.id, err)
 		}
 		d := r - 1
@@ -159,16 +189,15 @@ func (f *folder) fullChunk(w *work, r int) bool {
 
 // foldWhole folds a wholly selected chunk and keeps its statistics for
 // value predicates on the cells table.
-func (f *folder) foldWhole(w *work, data []byte, r int) error {
+func (f *folder) foldWhole(w *work, data []byte, r int, stride []int64) error {
 	a := f.r.a
 	dt := a.Info().DType
-	stride := f.spec.Stride
 	var zero [planner.MaxRank]int64
 	grouped := false
 	base := int64(0)
 	for d := 0; d < r; d++ {
 		grouped = grouped || stride[d] != 0
-		base += stride[d] * f.runs[d][0].pos
+		base += f.spec.Stride[d] * f.runs[d][0].pos
 	}
 	if !grouped || !a.stats.has(w.id) {
 		s, err := fold.FoldBox(dt, data, w.extent[:r], zero[:r], w.extent[:r])

@@ -12,7 +12,11 @@ import (
 // every element passing is folded as usual, and any other has only its
 // passing elements folded: they are copied, in order and in their own
 // dtype, into a scratch buffer per run of elements that share a group,
-// which the fold kernels then reduce.
+// which the fold kernels then reduce. The second pass (Pick) makes the
+// same three decisions, which are exact, so it sees the very elements
+// the fold counted: it gathers the passing ones with their rowids and
+// hands them to the Picker (fold.Picker.Elems). Groups are numbered as
+// the fold numbers them, by the box strides of coarsened axes too.
 
 // scratchElems bounds the scratch buffer: a run of one group is folded
 // in pieces of at most this many elements.
@@ -84,13 +88,17 @@ func (f *folder) foldPassing(w *work, data []byte, r int) error {
 
 // foldBoxPassing walks one sub-box row by row (rows along the last
 // axis), gathering the passing elements of consecutive positions of one
-// group into the scratch buffer and folding it into that group whenever
-// the group changes or the buffer fills. A row whose last axis is not
-// grouped is gathered by one typed loop (valueFilter.gather).
+// group into the scratch buffer and folding it into that group (or, in
+// the second pass, feeding it to the Picker with their rowids) whenever
+// the group changes or the buffer fills. The group numbering is the
+// fold's: base, then the box strides (0 on coarsened axes, whose group
+// is constant over a piece). A row whose last axis is not grouped is
+// gathered by one typed loop (valueFilter.gather) when no rowids are
+// needed.
 func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRank]int64, base int64) error {
 	dt := f.r.a.Info().DType
 	size := int64(dt.Size())
-	stride := f.spec.Stride
+	stride := f.boxStride(r)
 	var lo, hi, pos, cstride [planner.MaxRank]int64
 	s := int64(1)
 	for d := r - 1; d >= 0; d-- {
@@ -102,16 +110,29 @@ func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRa
 	if cap(f.scratch) < scratchElems*int(size) {
 		f.scratch = make([]byte, scratchElems*size)
 	}
+	rowBase := int64(0)
+	if f.pick != nil {
+		if f.rids == nil {
+			f.rids = make([]int64, scratchElems)
+		}
+		for d := 0; d < r; d++ {
+			rowBase += w.start[d] * f.rowStride[d]
+		}
+	}
 	f.pending, f.group = 0, -1
 	last := r - 1
 	for {
-		off, g := int64(0), base
+		off, g, rid := int64(0), base, rowBase
 		for d := 0; d < r; d++ {
 			off += pos[d] * cstride[d]
 			g += stride[d] * (pos[d] - lo[d])
+			if f.pick != nil {
+				rid += pos[d] * f.rowStride[d]
+			}
 		}
 		gs := stride[last]
-		if gs == 0 { // the whole row goes to group g: gather it in bulk
+		bulk := gs == 0 && f.pick == nil
+		if bulk { // the whole row goes to group g: gather it in bulk
 			if g != f.group {
 				if err := f.flush(); err != nil {
 					return err
@@ -129,7 +150,11 @@ func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRa
 				i, off = i+k, off+k
 			}
 		}
-		for i := lo[last]; gs != 0 && i < hi[last]; i, off, g = i+1, off+1, g+gs {
+		rs := int64(0)
+		if f.pick != nil {
+			rs = f.rowStride[last]
+		}
+		for i := lo[last]; !bulk && i < hi[last]; i, off, g, rid = i+1, off+1, g+gs, rid+rs {
 			if !f.vf.passes(data, int(off)) {
 				continue
 			}
@@ -140,6 +165,9 @@ func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRa
 				f.group = g
 			}
 			copy(f.scratch[int64(f.pending)*size:], data[off*size:(off+1)*size])
+			if f.pick != nil {
+				f.rids[f.pending] = rid
+			}
 			f.pending++
 		}
 		d := last - 1
@@ -156,13 +184,23 @@ func (f *folder) foldBoxPassing(w *work, data []byte, r int, idx *[planner.MaxRa
 	}
 }
 
-// flush folds the gathered elements into their group.
+// flush folds the gathered elements into their group, or feeds them to
+// the Picker in the second pass.
 func (f *folder) flush() error {
 	if f.pending == 0 {
 		return nil
 	}
+	dt := f.r.a.Info().DType
+	vals := f.scratch[:f.pending*dt.Size()]
+	if f.pick != nil {
+		if err := f.pick.Elems(f.group, vals, f.rids[:f.pending]); err != nil {
+			return fmt.Errorf("tet: %s: %w", f.r.table, err)
+		}
+		f.pending = 0
+		return nil
+	}
 	n := []int64{int64(f.pending)}
-	s, err := fold.FoldBox(f.r.a.Info().DType, f.scratch[:f.pending*f.r.a.Info().DType.Size()], n, []int64{0}, n)
+	s, err := fold.FoldBox(dt, vals, n, []int64{0}, n)
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", f.r.table, err)
 	}
