@@ -1,4 +1,4 @@
--- Reference for 19_median_month.sql in plain SQL (exact median: the mean
+-- Reference for 22_median_month.sql in plain SQL (exact median: the mean
 -- of the two middle values when the count is even).
 WITH r AS (
   SELECT time / 30 AS block, value,
