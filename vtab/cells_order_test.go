@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,24 +39,7 @@ func writeOrderFile(t *testing.T) (string, []diffDataset) {
 		}
 		sets = append(sets, diffDataset{spec, data})
 	}
-	path := filepath.Join(t.TempDir(), "order.tet")
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "order.tet", sets)
 	return path, sets
 }
 

@@ -20,6 +20,31 @@ type diffDataset struct {
 	data []byte
 }
 
+// writeSets writes the datasets to a file called name in a temporary
+// directory and returns its path.
+func writeSets(t testing.TB, name string, sets []diffDataset) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	w, err := tetcore.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
+		if err := w.AddDataset(s.spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range sets {
+		if err := w.WriteDataset(s.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func makeDiffFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 	var sets []diffDataset
 	for i, dt := range tetcore.AllDTypes {
@@ -55,24 +80,7 @@ func makeDiffFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 		}
 		sets = append(sets, diffDataset{spec, data})
 	}
-	path := filepath.Join(t.TempDir(), "diff.tet")
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "diff.tet", sets)
 	return path, sets
 }
 

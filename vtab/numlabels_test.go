@@ -58,24 +58,7 @@ func writeNumLabelled(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 			ChunkShape: []int64{4, 4, 2, 3}, Codec: tetcore.CodecZstd, DimNames: []string{"lat", "lon", "lev", "ens"},
 			Labels: numAxes}, data})
 	}
-	path := filepath.Join(t.TempDir(), "numlabels.tet")
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "numlabels.tet", sets)
 	return path, sets
 }
 

@@ -87,24 +87,7 @@ func makeTopkFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 		}
 		sets = append(sets, diffDataset{spec, topkValues(rng, dt, n)})
 	}
-	path := filepath.Join(t.TempDir(), "topk.tet")
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "topk.tet", sets)
 	return path, sets
 }
 

@@ -121,24 +121,7 @@ func makeValueFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 			Codec: tetcore.Codec(rng.IntN(2)), DimNames: names, Labels: make([][]string, rank)}
 		sets = append(sets, diffDataset{spec, randomElements(rng, dt, n)})
 	}
-	path := filepath.Join(t.TempDir(), "values.tet")
-	w, err := tetcore.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "values.tet", sets)
 	return path, sets
 }
 
