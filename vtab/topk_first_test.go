@@ -43,7 +43,7 @@ func TestTopK_parallelFirstPass(t *testing.T) {
 	}
 
 	want := rowsOf(t, db, plain)
-	var counts [2][2]string // per mode and pass: the scans' counters
+	var counts [2][2]string           // per mode and pass: the scans' counters
 	for m, ra := range []int{0, -1} { // parallel, then serial, each on a fresh file's statistics
 		db, sess := openDB(t, map[string]string{"a": path})
 		sess.ReadAhead = ra

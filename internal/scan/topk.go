@@ -53,8 +53,8 @@ type TopK struct {
 	keys   []uint64     // one run's keys, reused
 	buf    []byte       // decode buffer, reused
 	order  []chunkBound
-	first  []topBox    // the chunks without statistics, in plan order
-	slots  []topSlot   // their parallel reads (topk_first.go)
+	first  []topBox  // the chunks without statistics, in plan order
+	slots  []topSlot // their parallel reads (topk_first.go)
 	it     planner.Iter
 	box    topBox
 	gstr   [planner.MaxRank]int64 // rowid strides
