@@ -55,6 +55,7 @@ type TopK struct {
 	order  []chunkBound
 	first  []topBox  // the chunks without statistics, in plan order
 	slots  []topSlot // their parallel reads (topk_first.go)
+	pre    []int     // the positions in order whose chunks slots hold
 	it     planner.Iter
 	box    topBox
 	gstr   [planner.MaxRank]int64 // rowid strides
@@ -150,7 +151,7 @@ func (t *TopK) page(n int64) error {
 	t.rlo, t.rhi, t.rowsel = plan.RowIDFilter()
 	t.ev, t.chunks = cellsEvictor{src: r.a.src}, plan.ChunkCount()
 	t.it.Reset(plan)
-	t.first = t.first[:0]
+	t.first, t.pre = t.first[:0], t.pre[:0]
 	for t.it.Next() {
 		ch := t.it.Chunk()
 		t.setBox(ch)
@@ -179,7 +180,7 @@ func (t *TopK) page(n int64) error {
 			return err
 		}
 		t.boxOf(in, plan, c.id)
-		if err := t.read(r, st, true); err != nil {
+		if err := t.readBounded(r, sess, plan, st, i); err != nil {
 			return err
 		}
 	}
