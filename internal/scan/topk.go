@@ -54,7 +54,7 @@ type TopK struct {
 	buf    []byte       // decode buffer, reused
 	order  []chunkBound
 	first  []topBox  // the chunks without statistics, in plan order
-	slots  []topSlot // their parallel reads (topk_first.go)
+	slots  []topSlot // their parallel reads (topk_parallel.go)
 	pre    []int     // the positions in order whose chunks slots hold
 	it     planner.Iter
 	box    topBox
