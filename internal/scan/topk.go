@@ -53,7 +53,7 @@ type TopK struct {
 	keys   []uint64     // one run's keys, reused
 	buf    []byte       // decode buffer, reused
 	order  []chunkBound
-	first  []topBox  // the chunks without statistics, in plan order
+	first  []topBox  // a batch of chunks without statistics, in plan order
 	slots  []topSlot // their parallel reads (topk_parallel.go)
 	pre    []int     // the positions in order whose chunks slots hold
 	it     planner.Iter
@@ -152,6 +152,7 @@ func (t *TopK) page(n int64) error {
 	t.ev, t.chunks = cellsEvictor{src: r.a.src}, plan.ChunkCount()
 	t.it.Reset(plan)
 	t.first, t.pre = t.first[:0], t.pre[:0]
+	batch := 0 // chunks without statistics read at once, set by the first
 	for t.it.Next() {
 		ch := t.it.Chunk()
 		t.setBox(ch)
@@ -159,7 +160,14 @@ func (t *TopK) page(n int64) error {
 			t.order = append(t.order, t.bound(&t.box, stat))
 			continue
 		}
-		t.first = append(t.first, t.box)
+		if batch == 0 {
+			batch = t.parallelism(r, sess, ch.ID, math.MaxInt)
+		}
+		if t.first = append(t.first, t.box); len(t.first) == batch {
+			if err := t.firstPass(r, sess, st); err != nil {
+				return err
+			}
+		}
 	}
 	if err := t.firstPass(r, sess, st); err != nil {
 		return err

@@ -30,11 +30,14 @@ type topSlot struct {
 	err   error
 }
 
-// firstPass reads t.first and offers their elements to the heap.
+// firstPass reads t.first, a batch of the chunks without statistics
+// (collected as the plan is walked, so that memory does not grow with
+// the plan), offers their elements to the heap and empties t.first.
 func (t *TopK) firstPass(r *Reader, sess *Session, st *ScanStats) error {
 	if len(t.first) == 0 {
 		return nil
 	}
+	defer func() { t.first = t.first[:0] }()
 	par := t.parallelism(r, sess, t.first[0].id, len(t.first))
 	if par <= 1 {
 		for _, b := range t.first {
