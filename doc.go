@@ -28,10 +28,13 @@
 //	                    256MiB); sizes accept B, KiB, MiB, GiB, TiB, KB, MB,
 //	                    GB, TB suffixes
 //	read_ahead          chunks a scan decodes ahead of the one it reads, on
-//	                    other goroutines (0-64, default 0 = off); a scan
-//	                    holds at most read_ahead+1 decoded chunks
+//	                    other goroutines (0-64, 0 = off); a scan holds at
+//	                    most read_ahead+1 decoded chunks; default automatic:
+//	                    scans over several compressed chunks read
+//	                    2×decode_parallelism chunks ahead
 //	decode_parallelism  goroutines per scan decoding ahead (1-read_ahead,
-//	                    default min(read_ahead, GOMAXPROCS))
+//	                    default min(read_ahead, GOMAXPROCS), automatic
+//	                    read-ahead min(GOMAXPROCS, 4))
 //	cache_budget        bytes of decoded zstd chunks kept per file for later
 //	                    queries, least recently used out (default 0 = none)
 //	mem_limit           most memory one query may ask of tetsql's own buffers

@@ -32,6 +32,14 @@ func TestDSN(t *testing.T) {
 	if err != nil || len(cfg.Files) != 2 || cfg.Files[1].Path != "b.tet" || cfg.ReadAhead != 8 || cfg.DecodeParallelism != 3 || cfg.MaxChunkBytes != 1e9 || !cfg.TimeLabels || cfg.ReadAheadBytes != 64<<20 {
 		t.Fatalf("%+v %v", cfg, err)
 	}
+	// read_ahead=0 is off (-1 in Config, where 0 is automatic); alone,
+	// decode_parallelism sets the goroutines of automatic read-ahead.
+	if cfg, err := tetsql.ParseDSN("a.tet?read_ahead=0"); err != nil || cfg.ReadAhead != -1 {
+		t.Fatalf("read_ahead=0: %+v %v", cfg, err)
+	}
+	if cfg, err := tetsql.ParseDSN("a.tet?decode_parallelism=2"); err != nil || cfg.ReadAhead != 0 || cfg.DecodeParallelism != 2 {
+		t.Fatalf("decode_parallelism alone: %+v %v", cfg, err)
+	}
 	if cfg, err := tetsql.ParseDSN("a.tet?mem_limit=3GiB"); err != nil || cfg.MemLimit != 3<<30 {
 		t.Fatalf("mem_limit: %+v %v", cfg, err)
 	}
@@ -45,7 +53,7 @@ func TestDSN(t *testing.T) {
 		"a.tet?read_ahead=65":                         `read_ahead="65"`,
 		"a.tet?read_ahead=2x":                         `read_ahead="2x"`,
 		"a.tet?decode_parallelism=0&read_ahead=2":     `decode_parallelism="0": want a positive number`,
-		"a.tet?decode_parallelism=2":                  "decode_parallelism=2 needs read_ahead",
+		"a.tet?decode_parallelism=2&read_ahead=0":     "decode_parallelism=2 needs read-ahead (read_ahead=0 turns it off)",
 		"a.tet?decode_parallelism=3&read_ahead=2":     "decode_parallelism=3 exceeds read_ahead=2",
 		"a.tet?cache_budget=lots":                     `cache_budget="lots": want a size`,
 		"a.tet?cache_budget=-1":                       `cache_budget="-1": want a size`,
@@ -68,7 +76,7 @@ func TestDSN(t *testing.T) {
 			t.Errorf("sql.Open(%q): %v", bad, err)
 		}
 	}
-	for _, cfg := range []tetsql.Config{{MaxChunkBytes: -1}, {ReadAhead: 100}, {DecodeParallelism: 1}, {ReadAhead: 1, DecodeParallelism: 2}, {ReadAheadBytes: -1}} {
+	for _, cfg := range []tetsql.Config{{MaxChunkBytes: -1}, {ReadAhead: 100}, {ReadAhead: -1, DecodeParallelism: 1}, {DecodeParallelism: 65}, {ReadAhead: 1, DecodeParallelism: 2}, {ReadAheadBytes: -1}} {
 		if _, err := tetsql.NewConnector(cfg); err == nil {
 			t.Errorf("NewConnector(%+v) accepted", cfg)
 		}

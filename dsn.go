@@ -20,17 +20,24 @@ type Config struct {
 	// first.
 	MaxChunkBytes int64
 	// ReadAhead is how many planned chunks a scan decodes ahead of the
-	// one it reads, on other goroutines (0 = off, at most MaxReadAhead).
-	// A scan then holds up to ReadAhead+1 decoded chunks in memory. It
-	// pays off for compressed datasets scanned over many chunks.
+	// one it reads, on other goroutines (at most MaxReadAhead). A scan
+	// then holds up to ReadAhead+1 decoded chunks in memory. 0 = the
+	// default, automatic: a scan over more than one chunk of a dataset
+	// whose chunks must be decoded (compressed, not mapped in place)
+	// reads 2 chunks ahead per decoding goroutine, min(GOMAXPROCS, 4) of
+	// them, within ReadAheadBytes; negative = off. (The DSN option
+	// read_ahead=0 and the shell's --read-ahead 0 mean off.) Scans with
+	// a pushed-down LIMIT never read ahead.
 	ReadAhead int
 	// ReadAheadBytes bounds the decoded bytes one scan reads ahead (0 =
 	// default, 256 MiB): with large chunks a scan reads fewer than
 	// ReadAhead chunks ahead, and none when one chunk exceeds it.
 	ReadAheadBytes int64
 	// DecodeParallelism is how many goroutines per scan decode ahead
-	// (0 = min(ReadAhead, GOMAXPROCS)); it needs ReadAhead and must not
-	// exceed it.
+	// (0 = min(ReadAhead, GOMAXPROCS), or min(GOMAXPROCS, 4) with
+	// automatic read-ahead, which then reads 2×DecodeParallelism chunks
+	// ahead); it must not exceed a ReadAhead that is set, and read-ahead
+	// must not be off.
 	DecodeParallelism int
 	// CacheBudget gives each file a cache of decoded zstd chunks of up to
 	// this many bytes, shared by all connections and statements, least
@@ -113,17 +120,19 @@ func (c Config) validate() error {
 	switch {
 	case c.MaxChunkBytes < 0:
 		return fmt.Errorf("tetsql: MaxChunkBytes %d is negative", c.MaxChunkBytes)
-	case c.ReadAhead < 0 || c.ReadAhead > MaxReadAhead:
-		return fmt.Errorf("tetsql: read_ahead %d: want 0 to %d chunks", c.ReadAhead, MaxReadAhead)
+	case c.ReadAhead > MaxReadAhead:
+		return fmt.Errorf("tetsql: read_ahead %d: want at most %d chunks", c.ReadAhead, MaxReadAhead)
 	case c.ReadAheadBytes < 0:
 		return fmt.Errorf("tetsql: read_ahead_bytes %d is negative", c.ReadAheadBytes)
 	case c.MemLimit < 0:
 		return fmt.Errorf("tetsql: mem_limit %d is negative", c.MemLimit)
 	case c.DecodeParallelism < 0:
 		return fmt.Errorf("tetsql: decode_parallelism %d is negative", c.DecodeParallelism)
-	case c.DecodeParallelism > 0 && c.ReadAhead == 0:
-		return fmt.Errorf("tetsql: decode_parallelism=%d needs read_ahead (the chunks decoded ahead)", c.DecodeParallelism)
-	case c.DecodeParallelism > c.ReadAhead:
+	case c.DecodeParallelism > MaxReadAhead:
+		return fmt.Errorf("tetsql: decode_parallelism %d: want at most %d goroutines", c.DecodeParallelism, MaxReadAhead)
+	case c.DecodeParallelism > 0 && c.ReadAhead < 0:
+		return fmt.Errorf("tetsql: decode_parallelism=%d needs read-ahead (read_ahead=0 turns it off)", c.DecodeParallelism)
+	case c.ReadAhead > 0 && c.DecodeParallelism > c.ReadAhead:
 		return fmt.Errorf("tetsql: decode_parallelism=%d exceeds read_ahead=%d: at most read_ahead chunks are decoded at once", c.DecodeParallelism, c.ReadAhead)
 	}
 	return nil
@@ -174,6 +183,9 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option read_ahead=%q: want a number of chunks from 0 to %d", v[0], MaxReadAhead)
 				}
 				cfg.ReadAhead = n
+				if n == 0 {
+					cfg.ReadAhead = -1 // explicitly off: 0 in Config is automatic
+				}
 			case "read_ahead_bytes":
 				n, err := ParseSize(v[0])
 				if err != nil || n < 1 {

@@ -20,29 +20,33 @@ func TestReadAhead_boundedByBytes(t *testing.T) {
 	const chunk = 128 << 10 // f64 elements: 1 MiB decoded
 	want := writeF64(t, path, 12*chunk, chunk, tetcore.CodecZstd, func(i int64) float64 { return float64(i % 1000) })
 	db, sess := openDB(t, map[string]string{"a": path})
-	sess.ReadAhead = 8
-	for _, tc := range []struct {
-		budget   int64
-		maxAlloc uint64
-	}{
-		{2 << 20, 5 << 20},   // 2 ahead + 1: ~3 MiB
-		{512 << 10, 3 << 20}, // a chunk exceeds the budget: no read-ahead, 1 buffer
-		{0, 12 << 20},        // default 256 MiB: all 8 ahead, ~9 MiB
-	} {
-		sess.ReadAheadBytes = tc.budget
-		sumOf(db, "a") // warm up: decoders, statement cache
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		got, err := sumOf(db, "a")
-		runtime.ReadMemStats(&after)
-		if err != nil || got != want {
-			t.Fatalf("budget %d: sum %v %v, want %v", tc.budget, got, err, want)
-		}
-		n := after.TotalAlloc - before.TotalAlloc
-		t.Logf("budget %d: %.1f MiB allocated by the scan", tc.budget, float64(n)/(1<<20))
-		if n > tc.maxAlloc {
-			t.Errorf("budget %d: scan allocated %d bytes, want at most %d", tc.budget, n, tc.maxAlloc)
+	// Set (8) and automatic (0: 2 chunks per goroutine, 4 goroutines
+	// here) read-ahead are bounded alike.
+	for _, ra := range []int{8, 0} {
+		sess.ReadAhead, sess.DecodeParallelism = ra, 4
+		for _, tc := range []struct {
+			budget   int64
+			maxAlloc uint64
+		}{
+			{2 << 20, 5 << 20},   // 2 ahead + 1: ~3 MiB
+			{512 << 10, 3 << 20}, // a chunk exceeds the budget: no read-ahead, 1 buffer
+			{0, 12 << 20},        // default 256 MiB: all 8 ahead, ~9 MiB
+		} {
+			sess.ReadAheadBytes = tc.budget
+			sumOf(db, "a") // warm up: decoders, statement cache
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			got, err := sumOf(db, "a")
+			runtime.ReadMemStats(&after)
+			if err != nil || got != want {
+				t.Fatalf("read-ahead %d, budget %d: sum %v %v, want %v", ra, tc.budget, got, err, want)
+			}
+			n := after.TotalAlloc - before.TotalAlloc
+			t.Logf("read-ahead %d, budget %d: %.1f MiB allocated by the scan", ra, tc.budget, float64(n)/(1<<20))
+			if n > tc.maxAlloc {
+				t.Errorf("read-ahead %d, budget %d: scan allocated %d bytes, want at most %d", ra, tc.budget, n, tc.maxAlloc)
+			}
 		}
 	}
 }

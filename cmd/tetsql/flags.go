@@ -58,7 +58,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 1GiB (default 256MiB)")
 	fs.StringVar(&o.cacheBudget, "cache-budget", "", "keep up to `SIZE` of decoded zstd chunks per file for later queries (default 256MiB, 0 = none)")
 	fs.StringVar(&o.memLimit, "mem-limit", "", "most memory one query may use for tetsql's own buffers (aggregate groups, metadata rows), e.g. 4GiB (default 1GiB)")
-	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64)")
+	fs.IntVar(&o.readAhead, "read-ahead", 0, "decode `N` chunks ahead of a scan on other goroutines (0-64, 0 = off; default: automatic for compressed data)")
 	fs.StringVar(&o.readAheadBytes, "read-ahead-bytes", "", "most decoded `SIZE` one scan reads ahead (default 256MiB)")
 	fs.BoolVar(&o.noAggRewrite, "no-agg-rewrite", false, "run aggregate queries over a cells table row by row as written, instead of answering them from its _agg companion")
 	fs.BoolVar(&o.safe, "safe", false, "safe mode for untrusted SQL (also -safe): only reading statements; ATTACH, VACUUM, CREATE, DROP, INSERT, writing PRAGMAs, load_extension and the dot commands .open .output .once .read are refused; the limits below default to 30s, 1000000 rows and a 256MiB --mem-limit")
@@ -103,6 +103,12 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if fs.Changed("max-rows") && o.maxRows == 0 {
 		o.maxRows = -1 // explicitly any, also with --safe
+	}
+	if o.readAhead < 0 {
+		return nil, fmt.Errorf("--read-ahead %d: want a number of chunks from 0 to 64 (0 = off)", o.readAhead)
+	}
+	if fs.Changed("read-ahead") && o.readAhead == 0 {
+		o.readAhead = -1 // explicitly off (0 in Config is automatic)
 	}
 	if *noHeader {
 		if fs.Changed("header") && o.header {

@@ -50,6 +50,8 @@ func TestRun_exitCodes(t *testing.T) {
 		{name: "within mem limit", args: []string{"--mem-limit", "1KiB", sample, "SELECT sum(count) AS n FROM temperature_agg('d0,d1')"}, stdout: "n\n6\n"},
 		{name: "bad mem limit", args: []string{"--mem-limit", "0", "SELECT 1"}, code: 2, stderr: `--mem-limit "0": want a positive size`},
 		{name: "bad read-ahead bytes", args: []string{"--read-ahead-bytes", "0", "SELECT 1"}, code: 2, stderr: `--read-ahead-bytes "0": want a positive size`},
+		{name: "read-ahead off", args: []string{"--read-ahead", "0", sample, "SELECT count(*) AS n FROM temperature"}, stdout: "n\n6\n"},
+		{name: "bad read-ahead", args: []string{"--read-ahead", "-1", "SELECT 1"}, code: 2, stderr: `--read-ahead -1: want a number of chunks from 0 to 64 (0 = off)`},
 		{name: "read-ahead bytes", args: []string{"--read-ahead", "4", "--read-ahead-bytes", "1KiB", sample, "SELECT count(*) AS n FROM temperature"}, stdout: "n\n6\n"},
 		{name: "quit", args: []string{"-c", ".quit", "-c", "SELECT 1"}, code: 0, stdout: ""},
 		{name: "dot error", args: []string{"-c", ".nope"}, code: 1, stderr: `Error: unknown command ".nope"`},

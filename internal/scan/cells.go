@@ -112,7 +112,7 @@ func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueT
 	if !ok {
 		return nil
 	}
-	if s := c.sess; s != nil && s.ReadAhead > 0 && c.remaining < 0 && plan.ChunkCount() > 1 {
+	if c.remaining < 0 && plan.ChunkCount() > 1 && readsAhead(c.sess, c.r.a, c.it.Chunk().ID) {
 		c.startReadAhead(skipped)
 	}
 	if err := c.enterChunk(); err != nil {

@@ -57,7 +57,7 @@ func TestCellScan(t *testing.T) {
 		name      string
 		readAhead int
 		cache     int64
-	}{{"on demand", 0, 0}, {"read-ahead", 3, 0}, {"read-ahead and cache", 2, 1 << 20}} {
+	}{{"on demand", -1, 0}, {"automatic", 0, 0}, {"read-ahead", 3, 0}, {"read-ahead and cache", 2, 1 << 20}} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := openFake(t, fakeHeader{Shape: []int64{10, 7}, Chunk: []int64{3, 4}})
 			src.SetCacheBudget(tc.cache)
@@ -94,7 +94,7 @@ func TestCellScan(t *testing.T) {
 // TestCellScan_missingChunk: a plan over a chunk the file does not store
 // fails naming it, with or without read-ahead.
 func TestCellScan_missingChunk(t *testing.T) {
-	for _, ra := range []int{0, 2} {
+	for _, ra := range []int{-1, 0, 2} {
 		src := openFake(t, fakeHeader{Shape: []int64{12}, Chunk: []int64{3}, Missing: []int64{2}})
 		sess := scan.NewSession(nil)
 		sess.ReadAhead = ra

@@ -13,3 +13,12 @@ func (a *Array) PutStat(id int64, s ChunkStat) {
 	a.stats.m[id] = s
 	a.stats.mu.Unlock()
 }
+
+// ReadingAhead reports whether the scan's current Filter reads through
+// the read-ahead ring, and how deep the ring is, for the tests.
+func (c *CellScan) ReadingAhead() (bool, int) {
+	if c.ra == nil {
+		return false, 0
+	}
+	return c.ra.active, c.ra.depth
+}

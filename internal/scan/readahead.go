@@ -97,10 +97,44 @@ func (c *CellScan) startReadAhead(offset int64) {
 // cursor reads ahead (Session.ReadAheadBytes).
 const DefaultReadAheadBytes = 256 << 20
 
+// MaxAutoParallelism caps the decode goroutines of a scan reading ahead
+// automatically (Session.ReadAhead 0): past a few cores the consumer,
+// SQLite stepping through the rows on one thread, is the bottleneck.
+const MaxAutoParallelism = 4
+
+// AutoReadAhead is the depth of automatic read-ahead (Session.ReadAhead
+// 0) for a session: two chunks per decoding goroutine, so that a worker
+// that finishes a chunk has the next one queued while the scan is still
+// on an earlier one. The goroutines are DecodeParallelism, or
+// min(GOMAXPROCS, MaxAutoParallelism).
+func AutoReadAhead(s *Session) int {
+	par := s.DecodeParallelism
+	if par <= 0 {
+		par = min(runtime.GOMAXPROCS(0), MaxAutoParallelism)
+	}
+	return min(2*par, 64)
+}
+
+// readsAhead reports whether a scan of s over more than one chunk,
+// starting at chunk first, reads ahead: always when ReadAhead is set,
+// never when it is negative, and automatically (0) only for chunks that
+// must be decoded — an in-place chunk is a view of the mapped file,
+// which read-ahead would only hand between goroutines.
+func readsAhead(s *Session, a *Array, first int64) bool {
+	switch {
+	case s == nil || s.ReadAhead < 0:
+		return false
+	case s.ReadAhead > 0:
+		return true
+	}
+	ci, ok := a.Chunk(first)
+	return ok && !ci.InPlace
+}
+
 // readAheadDepth is how many chunks of a a scan of s reads ahead:
-// ReadAhead (at most 64), fewer when that many decoded chunks would
-// exceed the session's byte budget. The ring then holds at most the
-// budget ahead plus the chunk being read.
+// ReadAhead (at most 64; AutoReadAhead for 0), fewer when that many
+// decoded chunks would exceed the session's byte budget. The ring then
+// holds at most the budget ahead plus the chunk being read.
 func readAheadDepth(s *Session, a *Array) int {
 	budget := s.ReadAheadBytes
 	if budget <= 0 {
@@ -114,7 +148,11 @@ func readAheadDepth(s *Session, a *Array) int {
 			return 0
 		}
 	}
-	return int(min(int64(min(s.ReadAhead, 64)), budget/max(per, 1)))
+	n := s.ReadAhead
+	if n == 0 {
+		n = AutoReadAhead(s)
+	}
+	return int(min(int64(min(n, 64)), budget/max(per, 1)))
 }
 
 // refill submits chunks until depth are queued or the plan runs out.

@@ -19,13 +19,15 @@ type Session struct {
 	// Registry opens the files of the session's tables.
 	Registry *Registry
 	// ReadAhead is how many planned chunks past the one being read a
-	// cells cursor of this session decodes ahead on other goroutines
-	// (0 = none: decode on demand). A cursor then holds at most
-	// ReadAhead+1 decoded chunks. Scans with a pushed-down LIMIT and
+	// cells cursor of this session decodes ahead on other goroutines:
+	// 0 = automatic (AutoReadAhead, for scans that must decode their
+	// chunks), negative = none (decode on demand). A cursor then holds at
+	// most ReadAhead+1 decoded chunks. Scans with a pushed-down LIMIT and
 	// single-chunk plans never read ahead. Set it before creating tables.
 	ReadAhead int
 	// DecodeParallelism is how many goroutines per cursor decode ahead
-	// (0 = min(ReadAhead, GOMAXPROCS)). Set it before creating tables.
+	// (0 = min(read-ahead depth, GOMAXPROCS)). Set it before creating
+	// tables.
 	DecodeParallelism int
 	// ReadAheadBytes bounds the decoded bytes a cursor reads ahead (0 =
 	// DefaultReadAheadBytes): a cursor reads at most

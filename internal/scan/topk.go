@@ -53,6 +53,9 @@ type TopK struct {
 	keys   []uint64     // one run's keys, reused
 	buf    []byte       // decode buffer, reused
 	order  []chunkBound
+	first  []topBox  // a batch of chunks without statistics, in plan order
+	slots  []topSlot // their parallel reads (topk_parallel.go)
+	pre    []int     // the positions in order whose chunks slots hold
 	it     planner.Iter
 	box    topBox
 	gstr   [planner.MaxRank]int64 // rowid strides
@@ -148,19 +151,26 @@ func (t *TopK) page(n int64) error {
 	t.rlo, t.rhi, t.rowsel = plan.RowIDFilter()
 	t.ev, t.chunks = cellsEvictor{src: r.a.src}, plan.ChunkCount()
 	t.it.Reset(plan)
+	t.first, t.pre = t.first[:0], t.pre[:0]
+	batch := 0 // chunks without statistics read at once, set by the first
 	for t.it.Next() {
-		if err := sess.Interrupted(); err != nil {
-			return err
-		}
 		ch := t.it.Chunk()
 		t.setBox(ch)
 		if stat, ok := r.a.stats.Get(ch.ID); ok {
 			t.order = append(t.order, t.bound(&t.box, stat))
 			continue
 		}
-		if err := t.read(r, st, false); err != nil {
-			return err
+		if batch == 0 {
+			batch = t.parallelism(r, sess, ch.ID, math.MaxInt)
 		}
+		if t.first = append(t.first, t.box); len(t.first) == batch {
+			if err := t.firstPass(r, sess, st); err != nil {
+				return err
+			}
+		}
+	}
+	if err := t.firstPass(r, sess, st); err != nil {
+		return err
 	}
 	slices.SortFunc(t.order, func(a, b chunkBound) int {
 		return cmp.Or(cmp.Compare(a.best, b.best), cmp.Compare(a.minRow, b.minRow))
@@ -178,7 +188,7 @@ func (t *TopK) page(n int64) error {
 			return err
 		}
 		t.boxOf(in, plan, c.id)
-		if err := t.read(r, st, true); err != nil {
+		if err := t.readBounded(r, sess, plan, st, i); err != nil {
 			return err
 		}
 	}
@@ -226,16 +236,32 @@ func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 	if ch.Reusable {
 		t.buf = ch.Data
 	}
-	st.Count(&ch)
-	t.ev.read(&ch, t.chunks)
+	return t.offerChunk(r, st, &ch, known, nil)
+}
+
+// offerChunk counts ch, t.box's chunk as read, and offers its selected
+// elements to the heap; unless known, it first computes (or takes from
+// folded, computed by a parallel read) the chunk's statistics, keeps
+// them, and skips the chunk when they show that none of its elements can
+// enter the heap.
+func (t *TopK) offerChunk(r *Reader, st *ScanStats, ch *Chunk, known bool, folded *fold.Stats) error {
+	b := &t.box
+	st.Count(ch)
+	t.ev.read(ch, t.chunks)
 	var ferr error
 	body := func() {
 		if !known {
-			var zero [planner.MaxRank]int64
-			s, err := fold.FoldBox(t.dt, ch.Data, b.extent[:t.rank], zero[:t.rank], b.extent[:t.rank])
-			if err != nil {
-				ferr = fmt.Errorf("tet: %s: chunk %d: %w", r.table, b.id, err)
-				return
+			var s fold.Stats
+			if folded != nil {
+				s = *folded
+			} else {
+				var zero [planner.MaxRank]int64
+				var err error
+				s, err = fold.FoldBox(t.dt, ch.Data, b.extent[:t.rank], zero[:t.rank], b.extent[:t.rank])
+				if err != nil {
+					ferr = fmt.Errorf("tet: %s: chunk %d: %w", r.table, b.id, err)
+					return
+				}
 			}
 			r.a.stats.put(b.id, s)
 			// The chunk's statistics, just computed, may show that
