@@ -171,7 +171,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	}
 	sess.ReadAhead, sess.DecodeParallelism = c.cfg.ReadAhead, c.cfg.DecodeParallelism
 	sess.TimeLabels = c.cfg.TimeLabels
-	sess.ReadAheadBytes = c.cfg.ReadAheadBytes
+	sess.ReadAheadBytes = effective(c.cfg.ReadAheadBytes, c.cfg.Safe, SafeReadAheadBytes)
 	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),

@@ -22,6 +22,10 @@ const (
 	SafeStatementTimeout = 30 * time.Second
 	SafeMaxRows          = 1_000_000
 	SafeMemLimit         = 256 << 20
+	// SafeReadAheadBytes bounds what one scan decodes ahead in safe mode
+	// (read-ahead is on by default): a quarter of SafeMemLimit, so that
+	// a few concurrent scans of untrusted SQL stay near it.
+	SafeReadAheadBytes = 64 << 20
 )
 
 // ErrTimeLimit is matched (errors.Is) by a statement that ran past the
