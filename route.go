@@ -197,8 +197,15 @@ func (c *Conn) cellsTable(ctx context.Context, schema, name string) (route.Table
 			t.UniqueLabels[a] = n == t.Sizes[a] && d == n
 		}
 	}
-	aggCols, err := c.query(ctx, `SELECT name FROM pragma_table_xinfo(?1, ?2) WHERE name = 'value'`, agg, t.Schema)
-	t.AggValue = err == nil && len(aggCols) == 1
+	aggCols, err := c.query(ctx, `SELECT name FROM pragma_table_xinfo(?1, ?2)`, agg, t.Schema)
+	if err != nil {
+		return t, false
+	}
+	for _, r := range aggCols {
+		n, _ := r[0].(string)
+		t.AggColumns = append(t.AggColumns, n)
+		t.AggValue = t.AggValue || strings.EqualFold(n, "value")
+	}
 	return t, true
 }
 

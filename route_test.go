@@ -128,7 +128,8 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 			gcols[i] = g + "_label" // by its label: the same groups where the labels are distinct
 		}
 	}
-	aggs := []string{"count(*)", "count(value)", "avg(value)", "min(value)", "max(value)", "sum(value)", "round(avg(value), 2) AS r", "max(value) - min(value)"}
+	aggs := []string{"count(*)", "count(value)", "avg(value)", "min(value)", "max(value)", "sum(value)", "round(avg(value), 2) AS r", "max(value) - min(value)",
+		"count(*) AS count", "min(value) AS max"} // aliases named like _agg columns: left as written
 	for range 1 + rng.IntN(3) {
 		items = append(items, aggs[rng.IntN(len(aggs))])
 	}
@@ -177,7 +178,12 @@ func routeQuery(rng *rand.Rand, s routeSet, valueTerms bool) string {
 	}
 	if len(gcols) > 0 {
 		q += " GROUP BY " + strings.Join(gcols, ", ")
-		if rng.IntN(3) == 0 {
+		switch {
+		case slices.Contains(items, "count(*) AS count") && rng.IntN(2) == 0:
+			q += fmt.Sprintf(" HAVING count > %d", rng.IntN(6)) // the alias, in the original
+		case slices.Contains(items, "min(value) AS max") && rng.IntN(2) == 0:
+			q += " HAVING max > 0"
+		case rng.IntN(3) == 0:
 			q += fmt.Sprintf(" HAVING count(*) > %d", rng.IntN(6))
 		}
 		q += " ORDER BY " + strings.Join(gcols, ", ")

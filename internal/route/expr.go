@@ -26,6 +26,9 @@ func (p *parser) item(it []token) (string, bool) {
 		return "", false
 	}
 	if alias != "" {
+		if p.shadowed(it[n-1].rawName()) {
+			return "", false
+		}
 		p.alias = append(p.alias, strings.ToLower(it[n-1].rawName()))
 		return s + " AS " + alias, true
 	}
@@ -141,6 +144,21 @@ func (p *parser) aggregate(toks []token) (s string, n int, ok bool) {
 func (p *parser) grouped(axis int) bool {
 	for _, g := range p.group {
 		if g == axis {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowed reports whether an alias is the name of a companion column
+// the cells table does not have (count, mean, q, …): the rewritten
+// statement would read that column where the original read the alias.
+func (p *parser) shadowed(alias string) bool {
+	if k, _, _ := p.column([]token{{kind: tIdent, name: alias, quoted: true}}, 0); k == colDim || k == colLabel {
+		return false // the cells table has it too, and means the same by it
+	}
+	for _, c := range p.tab.AggColumns {
+		if strings.EqualFold(c, alias) {
 			return true
 		}
 	}

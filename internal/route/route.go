@@ -40,7 +40,12 @@ type Table struct {
 	UniqueLabels []bool
 	Sizes        []int64 // the axis sizes
 	AggValue     bool    // the companion takes value terms (its HIDDEN value column)
-	Sum          bool    // the companion's sum has SQLite's sum(value) type and range
+	// AggColumns are the companion's columns, hidden ones included: an
+	// alias named like one that the cells table lacks would, in HAVING
+	// and inside ORDER BY expressions, name that column after the
+	// rewrite (SQLite resolves table columns before aliases there).
+	AggColumns []string
+	Sum        bool // the companion's sum has SQLite's sum(value) type and range
 }
 
 // MaxGroups is the most groups a rewritten query may have: the

@@ -7,7 +7,8 @@ func fakeCatalog(schema, name string) (Table, bool) {
 		return Table{}, false
 	}
 	return Table{Schema: "era5", Agg: "t2m_agg", Dims: []string{"time", "lat", "lon"},
-		Labels: []string{"time_label", "lat_label", ""}, TextLabels: []bool{true, true, false}, UniqueLabels: []bool{false, true, false}, Sizes: []int64{730, 181, 360}, AggValue: true}, true
+		Labels: []string{"time_label", "lat_label", ""}, AggColumns: []string{"time", "lat", "lon", "time_label", "lat_label", "count", "null_count", "sum", "mean", "min", "max", "var", "std", "median", "quantile", "argmin", "argmax", "by", "q", "value"},
+		TextLabels: []bool{true, true, false}, UniqueLabels: []bool{false, true, false}, Sizes: []int64{730, 181, 360}, AggValue: true}, true
 }
 
 func TestRewrite(t *testing.T) {
@@ -57,6 +58,10 @@ func TestRewrite(t *testing.T) {
 		{"SELECT time, avg(value) FROM t2m WHERE time_label = ? GROUP BY time", ""},
 		{"SELECT time, lat, lon, avg(value) FROM t2m GROUP BY time, lat, lon", ""},
 		{"SELECT time, avg(value) FROM t2m WHERE value IN (1, 2) GROUP BY time", ""},
+		{"SELECT time, min(value) AS max FROM t2m GROUP BY time HAVING max > 0", ""}, // max would name the companion's column
+		{"SELECT time, count(*) AS \"Count\" FROM t2m GROUP BY time HAVING count > 18", ""},
+		{"SELECT time, avg(value) AS q FROM t2m GROUP BY time", ""},
+		{"SELECT lat AS time, avg(value) FROM t2m GROUP BY lat", `SELECT lat AS time, max("t2m"."mean") AS "avg(value)" FROM "era5"."t2m_agg"('lat') AS "t2m" GROUP BY lat`},
 		{"WITH a AS (SELECT 1) SELECT time, avg(value) FROM t2m GROUP BY time", ""},
 	} {
 		got, ok := Rewrite(tc.in, fakeCatalog)
