@@ -1,6 +1,7 @@
 package vtab
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,9 +15,9 @@ import (
 // times 3 and 4 only, and the last block of an axis whose size k does not
 // divide holds the remainder.
 
-// maxBlock bounds k: larger blocks group nothing more than the whole
-// axis (every axis is shorter), and the bound keeps block arithmetic far
-// from overflow.
+// maxBlock bounds k: a larger k (even beyond int64) is taken as maxBlock,
+// which gives the same single block (every axis is shorter), and the
+// bound keeps block arithmetic far from overflow.
 const maxBlock = 1 << 62
 
 // parseByItem splits one by item into the dim name and its block size k
@@ -32,7 +33,11 @@ func parseByItem(item string) (name string, k int64, err error) {
 	}
 	ks = strings.TrimSpace(ks)
 	k, perr := strconv.ParseInt(ks, 10, 64)
-	if perr != nil || k <= 0 || k > maxBlock || ks[0] == '+' {
+	if errors.Is(perr, strconv.ErrRange) && ks != "" && ks[0] != '-' && ks[0] != '+' {
+		k, perr = maxBlock, nil // beyond int64: one block, as any k longer than the axis
+	}
+	k = min(k, maxBlock) // the same single block, with room for the block arithmetic
+	if perr != nil || k <= 0 || ks[0] == '+' {
 		return "", 0, fmt.Errorf("%q: the block size after / must be a positive integer, got %q", strings.TrimSpace(item), ks)
 	}
 	return name, k, nil

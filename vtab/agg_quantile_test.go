@@ -319,6 +319,13 @@ func TestAggQuantile_contract(t *testing.T) {
 	if got := rowsOf(t, db, "SELECT time, time_label, count FROM st.temp_agg('time/7') WHERE time >= 26"); strings.Join(got, ",") != "3|<nil>|10,4|<nil>|10" {
 		t.Errorf("coarsened labels: %v", got)
 	}
+	// A k longer than the axis, up to and beyond int64, gives one block.
+	whole := rowsOf(t, db, "SELECT 0, count FROM st.temp_agg WHERE station = 2")
+	for _, k := range []string{"1000", "9223372036854775806", "99999999999999999999"} {
+		if got := rowsOf(t, db, "SELECT time, count FROM st.temp_agg('time/"+k+"') WHERE station = 2"); !slices.Equal(got, whole) {
+			t.Errorf("time/%s: %v, want one block %v", k, got, whole)
+		}
+	}
 	// Rows for other q are other rows (rowids differ), also under IN.
 	if got := rowsOf(t, db, "SELECT count(DISTINCT rowid), group_concat(quantile, ' ') FROM s.temperature_agg WHERE q IN (0.5, 0.9, 0.5)"); got[0] != "2|3.5 5.5" {
 		t.Errorf("q IN: %v", got)
