@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
 )
 
@@ -118,9 +119,10 @@ func (t *TopK) entry(k uint64, row int64, data []byte, i int64) topEntry {
 	return e
 }
 
-// runFloat is run for f32 and f64 elements: once the heap is full, an
-// element is first compared as a float with the heap's worst, and most
-// are rejected there without their key being formed.
+// runFloat is run for f32 and f64 elements: once the heap is full, the
+// elements that compare worse than the heap's worst value as floats are
+// skipped by a vector search (fold.FindF32, fold.FindF64), and only the
+// few others have their key formed and offered.
 func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	le := binary.LittleEndian
 	f32 := t.dt == array.F32
@@ -140,22 +142,38 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	if i == m {
 		return
 	}
-	h, desc := t.heap, t.flip != 0
+	// The search is exact for every non-NULL worst: DESC keeps
+	// v ≥ worst (NaN fails), ASC v ≤ worst, or NaN (NULL sorts first)
+	// unless NULLs are left out. Elements equal to the worst, and the
+	// rows already served, are settled by their keys.
+	c := fold.CandGE
+	switch {
+	case t.flip != 0:
+	case t.noNull:
+		c = fold.CandLE
+	default:
+		c = fold.CandLENaN
+	}
+	h := t.heap
 	thr, fast := t.worstFloat()
-	for ; i < m; i++ {
-		v := load(off + i)
-		// Quick rejection, exact for every non-NULL worst: DESC keeps
-		// v ≥ worst (NaN fails), ASC v ≤ worst or NaN (NULL sorts first).
-		if fast && (desc && !(v >= thr) || !desc && v > thr) {
-			continue
+	for i < m {
+		if fast {
+			if f32 {
+				i += int64(fold.FindF32(data, int(off+i), int(m-i), c, float32(thr)))
+			} else {
+				i += int64(fold.FindF64(data, int(off+i), int(m-i), c, thr))
+			}
+			if i == m {
+				return
+			}
 		}
-		k := floatKey(v) ^ t.flip
-		if top := h[0]; k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) || t.noNull && k == t.null {
-			continue
+		k := floatKey(load(off+i)) ^ t.flip
+		if top := h[0]; !(k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) || t.noNull && k == t.null) {
+			h[0] = t.entry(k, row+i, data, off+i)
+			siftDown(h)
+			thr, fast = t.worstFloat()
 		}
-		h[0] = t.entry(k, row+i, data, off+i)
-		siftDown(h)
-		thr, fast = t.worstFloat()
+		i++
 	}
 }
 
