@@ -13,7 +13,10 @@ import (
 // turned into its key and offered to the heap.
 
 // scanBox offers the selected elements of t.box, whose decoded elements
-// are data, run by run along the last axis.
+// are data, run by run: along the last axis, or across several trailing
+// axes when the chunk spans them whole and the selection takes them
+// whole (then elements and rowids are both consecutive), as a chunk of
+// whole maps of a (time, lat, lon) cube is one run.
 func (t *TopK) scanBox(data []byte) {
 	b := &t.box
 	last := t.rank - 1
@@ -23,12 +26,18 @@ func (t *TopK) scanBox(data []byte) {
 		cstr[a] = s
 		s *= b.extent[a]
 	}
+	// The run's axis r: axes after it are whole in the chunk, the
+	// selection and the array (extent = shape: gstr[a-1] = extent·gstr[a]).
+	r := last
+	for r > 0 && b.lo[r] == 0 && b.hi[r] == b.extent[r] && b.extent[r]*t.gstr[r] == t.gstr[r-1] {
+		r--
+	}
 	var idx [planner.MaxRank]int64
 	copy(idx[:t.rank], b.lo[:t.rank])
-	m := b.hi[last] - b.lo[last]
+	m := (b.hi[r] - b.lo[r]) * cstr[r]
 	for {
 		var off, row int64
-		for a := range t.rank {
+		for a := 0; a <= r; a++ {
 			off += idx[a] * cstr[a]
 			row += (b.start[a] + idx[a]) * t.gstr[a]
 		}
@@ -39,7 +48,7 @@ func (t *TopK) scanBox(data []byte) {
 		if r0 < r1 {
 			t.run(data, off+r0-row, r0, r1-r0)
 		}
-		a := last - 1
+		a := r - 1
 		for ; a >= 0; a-- {
 			if idx[a]++; idx[a] < b.hi[a] {
 				break
