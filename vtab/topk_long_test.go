@@ -12,14 +12,17 @@ import (
 )
 
 // longRunValues fills n f32 or f64 elements: mostly quarters in
-// [0, 50) (so that ties are common and many elements sit at the heap's
-// worst value), with NaN, ±Inf, ±0 and large values sprinkled in.
-func longRunValues(rng *rand.Rand, dt tetcore.DType, n int64) []byte {
+// [0, levels/4) (so that ties are common and many elements sit at the
+// heap's worst value), with NaN, ±Inf, ±0 and large values sprinkled in.
+func longRunValues(rng *rand.Rand, dt tetcore.DType, n int64, levels int) []byte {
 	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1e30, -1e30}
 	out := make([]byte, n*int64(dt.Size()))
 	for i := range n {
-		v := float64(rng.IntN(200)) / 4
-		if rng.IntN(16) == 0 {
+		v := float64(rng.IntN(levels)) / 4
+		// One in 16·(levels+1): enough to matter, rare enough that the
+		// heap's worst is mostly an ordinary value, tied with many.
+		if rng.IntN(16+levels*16) == 0 {
+
 			v = special[rng.IntN(len(special))]
 		}
 		if dt == tetcore.F32 {
@@ -39,7 +42,7 @@ func longRunValues(rng *rand.Rand, dt tetcore.DType, n int64) []byte {
 // statistics exist and after (the bounded pass).
 func TestTopK_longRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(77, 5))
-	for round := range 3 {
+	for round := range 6 {
 		var sets []diffDataset
 		for i, dt := range []tetcore.DType{tetcore.F32, tetcore.F64} {
 			shape := []int64{1 + rng.Int64N(6), 1 + rng.Int64N(5), 33 + rng.Int64N(268)}
@@ -47,7 +50,7 @@ func TestTopK_longRuns(t *testing.T) {
 			n := shape[0] * shape[1] * shape[2]
 			spec := tetcore.DatasetSpec{Name: fmt.Sprintf("lr%d", i), DType: dt, Shape: shape, ChunkShape: chunk,
 				Codec: tetcore.Codec(rng.IntN(2)), DimNames: []string{"a", "b", "c"}, Labels: make([][]string, 3)}
-			sets = append(sets, diffDataset{spec, longRunValues(rng, dt, n)})
+			sets = append(sets, diffDataset{spec, longRunValues(rng, dt, n, []int{6, 200}[rng.IntN(2)])})
 		}
 		db, _ := openDB(t, map[string]string{"f": writeSets(t, "long.tet", sets)})
 		for _, s := range sets {

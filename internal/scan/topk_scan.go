@@ -13,12 +13,19 @@ import (
 // turned into its key and offered to the heap.
 
 // scanBox offers the selected elements of t.box, whose decoded elements
-// are data, run by run: along the last axis, or across several trailing
-// axes when the chunk spans them whole and the selection takes them
-// whole (then elements and rowids are both consecutive), as a chunk of
-// whole maps of a (time, lat, lon) cube is one run.
+// are data.
 func (t *TopK) scanBox(data []byte) {
-	b := &t.box
+	t.forRuns(&t.box, func(off, row, m int64) { t.run(data, off, row, m) })
+}
+
+// forRuns calls fn with each run of selected elements of box b: m
+// elements from element off of the chunk, of rowids from row. Runs go
+// along the last axis, or across several trailing axes when the chunk
+// spans them whole and the selection takes them whole (then elements and
+// rowids are both consecutive), as a chunk of whole maps of a
+// (time, lat, lon) cube is one run. It reads only fields of t that do
+// not change during a page (worker goroutines call it).
+func (t *TopK) forRuns(b *topBox, fn func(off, row, m int64)) {
 	last := t.rank - 1
 	var cstr [planner.MaxRank]int64
 	s := int64(1)
@@ -46,7 +53,7 @@ func (t *TopK) scanBox(data []byte) {
 			r0, r1 = max(r0, t.rlo), min(r1, t.rhi)
 		}
 		if r0 < r1 {
-			t.run(data, off+r0-row, r0, r1-r0)
+			fn(off+r0-row, r0, r1-r0)
 		}
 		a := r - 1
 		for ; a >= 0; a-- {
@@ -151,18 +158,9 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	if i == m {
 		return
 	}
-	// The search is exact for every non-NULL worst: DESC keeps
-	// v ≥ worst (NaN fails), ASC v ≤ worst, or NaN (NULL sorts first)
-	// unless NULLs are left out. Elements equal to the worst, and the
-	// rows already served, are settled by their keys.
-	c := fold.CandGE
-	switch {
-	case t.flip != 0:
-	case t.noNull:
-		c = fold.CandLE
-	default:
-		c = fold.CandLENaN
-	}
+	// The search is exact for every non-NULL worst (see cand). Elements
+	// equal to the worst, and rows already served, are settled by keys.
+	c := t.cand()
 	h := t.heap
 	thr, fast := t.worstFloat()
 	for i < m {
