@@ -25,14 +25,17 @@ func findValues(t float64) []float64 {
 }
 
 // TestFind checks FindF32 and FindF64 against findRef for every Cand,
-// on the kernels and on the Go loop, at several offsets (misaligned
+// on the kernels and on the Go loops, at several offsets (misaligned
 // too), lengths around the block sizes, thresholds of every kind, and a
 // single candidate placed at every position of the run.
 func TestFind(t *testing.T) {
-	defer func(k bool) { findKernel = k }(findKernel)
+	defer func(k, u bool) { findKernel, unalignedOK = k, u }(findKernel, unalignedOK)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, kern := range []bool{findKernel, false} {
-		findKernel = kern
+	// The kernels; the Go loop; and misaligned payloads copied, as on
+	// CPUs without fast unaligned loads.
+	for _, mode := range []struct{ kern, unaligned bool }{{findKernel, unalignedOK}, {false, unalignedOK}, {findKernel, false}} {
+		kern := mode.kern
+		findKernel, unalignedOK = mode.kern, mode.unaligned
 		for _, thr := range []float64{0.5, 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), -3} {
 			pool := findValues(thr)
 			for _, n := range []int{0, 1, 15, 16, 17, 31, 32, 33, 64, 100, 257} {
@@ -78,8 +81,11 @@ func checkFind(t *testing.T, rng *rand.Rand, kern bool, c Cand, thr float64, poo
 					x64[i] = bg
 				}
 			}
-			b32 := make([]byte, 4*(off+n))
-			b64 := make([]byte, 8*(off+n))
+			// One spare byte in front: odd offsets make the payload
+			// misaligned (read in place where the CPU allows it).
+			skew := rng.IntN(2)
+			b32 := make([]byte, 4*(off+n)+1)[skew:]
+			b64 := make([]byte, 8*(off+n)+1)[skew:]
 			x32 := make([]float32, n)
 			for i, x := range x64 {
 				x32[i] = float32(x)
