@@ -4,7 +4,7 @@
 // results markdown.
 //
 //	anbench gen    -o FILE [-shape T,Y,X] [-chunk T,Y,X] [-codec zstd] [-nan P] [-seed S]
-//	anbench sql    [-n N] [-warm W] [-out DIR] [-timeout D] FILE KEY=SQL ...
+//	anbench sql    [-n N] [-warm W] [-out DIR] [-timeout D] [-cpuprofile F] FILE KEY=SQL ...
 //	anbench report [-o FILE] [-machine FILE] [-title T] SAMPLES.tsv TETSQL_DIR DUCKDB_DIR
 //
 // sql writes the lines bench/aggbench and duckbench write:

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ func cmdSQL(args []string) error {
 	warm := fs.Int("warm", 1, "unmeasured repetitions per query first")
 	outDir := fs.String("out", "", "write each query's rows (first run) to DIR/KEY.tsv")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up a query after this long")
+	cpuprof := fs.String("cpuprofile", "", "write a CPU profile of the measured repetitions to FILE")
 	fs.Parse(args)
 	if fs.NArg() < 2 {
 		return fmt.Errorf("sql: want FILE KEY=SQL ...")
@@ -79,6 +81,17 @@ func cmdSQL(args []string) error {
 				fail(q, err)
 			}
 		}
+	}
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	for i := 0; i < *n; i++ {
 		for _, q := range qs {

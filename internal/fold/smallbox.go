@@ -30,6 +30,20 @@ func FoldSmallBox(dt array.DType, data []byte, extent, lo, hi []int64, out *Stat
 		drive(dt, data, &p, unsafe.Slice(out, 1))
 		return nil
 	}
+	if n <= smallLen && p.ax[len(p.ax)-1].ps == 1 && nativeLE {
+		// Contiguous rows, few elements: a small buffer (Go zeroes
+		// stack arrays, and 8 KiB per piece cost more than the fold).
+		switch dt {
+		case array.F32:
+			if smallRows[float32](data, &p, out) {
+				return nil
+			}
+		case array.F64:
+			if smallRows[float64](data, &p, out) {
+				return nil
+			}
+		}
+	}
 	switch dt {
 	case array.F32:
 		smallFloat[float32](data, &p, out, false)
@@ -71,6 +85,37 @@ func gatherBox[T elem](data []byte, p *plan, buf, row *[gatherLen]T, f16 bool) [
 		}
 	}
 	return buf[:k]
+}
+
+// smallLen bounds the elements of a box smallRows gathers.
+const smallLen = 256
+
+// smallRows folds the planned box, at most smallLen elements in rows
+// contiguous in the payload, into out, copying the rows in place views
+// give into a small buffer; false (nothing done) when a row cannot be
+// viewed in place (misaligned on a CPU without fast unaligned loads).
+func smallRows[T float32 | float64](data []byte, p *plan, out *Stats) bool {
+	var buf [smallLen]T
+	k := 0
+	last := len(p.ax) - 1
+	r := int(p.ax[last].n)
+	w := walker{ax: p.ax, skip: last, off: p.off}
+	for w.next() {
+		xs, ok := view[T](data, int(w.off), r)
+		if !ok {
+			return false
+		}
+		// A loop, not copy: rows of a few elements would each cost a
+		// call of memmove.
+		dst := buf[k : k+len(xs)]
+		for i, x := range xs {
+			dst[i] = x
+		}
+		k += len(xs)
+	}
+	b := floatBlock(buf[:k], shift(out, buf[:k]))
+	merge(out, &b)
+	return true
 }
 
 func smallFloat[T float32 | float64](data []byte, p *plan, out *Stats, f16 bool) {

@@ -236,15 +236,16 @@ func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 	if ch.Reusable {
 		t.buf = ch.Data
 	}
-	return t.offerChunk(r, st, &ch, known, nil)
+	return t.offerChunk(r, st, &ch, known, nil, nil)
 }
 
 // offerChunk counts ch, t.box's chunk as read, and offers its selected
 // elements to the heap; unless known, it first computes (or takes from
 // folded, computed by a parallel read) the chunk's statistics, keeps
 // them, and skips the chunk when they show that none of its elements can
-// enter the heap.
-func (t *TopK) offerChunk(r *Reader, st *ScanStats, ch *Chunk, known bool, folded *fold.Stats) error {
+// enter the heap. A prefiltered slot (topk_prefilter.go) offers only its
+// candidates.
+func (t *TopK) offerChunk(r *Reader, st *ScanStats, ch *Chunk, known bool, folded *fold.Stats, pre *topSlot) error {
 	b := &t.box
 	st.Count(ch)
 	t.ev.read(ch, t.chunks)
@@ -273,6 +274,10 @@ func (t *TopK) offerChunk(r *Reader, st *ScanStats, ch *Chunk, known bool, folde
 			if c := t.bound(b, cs); t.excluded(&c) {
 				return
 			}
+		}
+		if pre != nil && pre.filtered {
+			t.offerCands(ch.Data, pre.cands)
+			return
 		}
 		t.scanBox(ch.Data)
 	}

@@ -28,6 +28,10 @@ type topSlot struct {
 	ch    Chunk
 	stats fold.Stats
 	err   error
+	// The bounded pass's candidates (topk_prefilter.go): when filtered,
+	// only cands of the chunk can enter the heap.
+	cands    []topCand
+	filtered bool
 }
 
 // firstPass reads t.first, a batch of the chunks without statistics
@@ -78,7 +82,7 @@ func (t *TopK) firstPass(r *Reader, sess *Session, st *ScanStats) error {
 			if s.ch.Info.InPlace {
 				folded = nil // not folded by load
 			}
-			if err := t.offerChunk(r, st, &s.ch, false, folded); err != nil {
+			if err := t.offerChunk(r, st, &s.ch, false, folded, nil); err != nil {
 				return err
 			}
 		}
@@ -125,7 +129,7 @@ func (t *TopK) readBounded(r *Reader, sess *Session, plan *planner.Plan, st *Sca
 			if s.err != nil {
 				return s.err
 			}
-			return t.offerChunk(r, st, &s.ch, true, nil)
+			return t.offerChunk(r, st, &s.ch, true, nil, s)
 		}
 	}
 	par := t.parallelism(r, sess, t.box.id, len(t.order)-i)
@@ -153,12 +157,19 @@ func (t *TopK) readBounded(r *Reader, sess *Session, plan *planner.Plan, st *Sca
 		boxes[k] = t.box
 	}
 	t.box = boxes[0]
+	f := t.filter()
 	var wg sync.WaitGroup
 	for k := range boxes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.slots[k].load(r, &boxes[k], t.dt, t.rank, false)
+			s := &t.slots[k]
+			s.load(r, &boxes[k], t.dt, t.rank, false)
+			if s.err == nil && !s.ch.Info.InPlace {
+				s.prefilter(t, &boxes[k], f)
+			} else {
+				s.filtered = false
+			}
 		}()
 	}
 	wg.Wait()

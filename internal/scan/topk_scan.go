@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/planner"
 )
 
@@ -12,9 +13,19 @@ import (
 // turned into its key and offered to the heap.
 
 // scanBox offers the selected elements of t.box, whose decoded elements
-// are data, run by run along the last axis.
+// are data.
 func (t *TopK) scanBox(data []byte) {
-	b := &t.box
+	t.forRuns(&t.box, func(off, row, m int64) { t.run(data, off, row, m) })
+}
+
+// forRuns calls fn with each run of selected elements of box b: m
+// elements from element off of the chunk, of rowids from row. Runs go
+// along the last axis, or across several trailing axes when the chunk
+// spans them whole and the selection takes them whole (then elements and
+// rowids are both consecutive), as a chunk of whole maps of a
+// (time, lat, lon) cube is one run. It reads only fields of t that do
+// not change during a page (worker goroutines call it).
+func (t *TopK) forRuns(b *topBox, fn func(off, row, m int64)) {
 	last := t.rank - 1
 	var cstr [planner.MaxRank]int64
 	s := int64(1)
@@ -22,12 +33,18 @@ func (t *TopK) scanBox(data []byte) {
 		cstr[a] = s
 		s *= b.extent[a]
 	}
+	// The run's axis r: axes after it are whole in the chunk, the
+	// selection and the array (extent = shape: gstr[a-1] = extent·gstr[a]).
+	r := last
+	for r > 0 && b.lo[r] == 0 && b.hi[r] == b.extent[r] && b.extent[r]*t.gstr[r] == t.gstr[r-1] {
+		r--
+	}
 	var idx [planner.MaxRank]int64
 	copy(idx[:t.rank], b.lo[:t.rank])
-	m := b.hi[last] - b.lo[last]
+	m := (b.hi[r] - b.lo[r]) * cstr[r]
 	for {
 		var off, row int64
-		for a := range t.rank {
+		for a := 0; a <= r; a++ {
 			off += idx[a] * cstr[a]
 			row += (b.start[a] + idx[a]) * t.gstr[a]
 		}
@@ -36,9 +53,9 @@ func (t *TopK) scanBox(data []byte) {
 			r0, r1 = max(r0, t.rlo), min(r1, t.rhi)
 		}
 		if r0 < r1 {
-			t.run(data, off+r0-row, r0, r1-r0)
+			fn(off+r0-row, r0, r1-r0)
 		}
-		a := last - 1
+		a := r - 1
 		for ; a >= 0; a-- {
 			if idx[a]++; idx[a] < b.hi[a] {
 				break
@@ -118,9 +135,10 @@ func (t *TopK) entry(k uint64, row int64, data []byte, i int64) topEntry {
 	return e
 }
 
-// runFloat is run for f32 and f64 elements: once the heap is full, an
-// element is first compared as a float with the heap's worst, and most
-// are rejected there without their key being formed.
+// runFloat is run for f32 and f64 elements: once the heap is full, the
+// elements that compare worse than the heap's worst value as floats are
+// skipped by a vector search (fold.FindF32, fold.FindF64), and only the
+// few others have their key formed and offered.
 func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	le := binary.LittleEndian
 	f32 := t.dt == array.F32
@@ -140,22 +158,29 @@ func (t *TopK) runFloat(data []byte, off, row, m int64) {
 	if i == m {
 		return
 	}
-	h, desc := t.heap, t.flip != 0
+	// The search is exact for every non-NULL worst (see cand). Elements
+	// equal to the worst, and rows already served, are settled by keys.
+	c := t.cand()
+	h := t.heap
 	thr, fast := t.worstFloat()
-	for ; i < m; i++ {
-		v := load(off + i)
-		// Quick rejection, exact for every non-NULL worst: DESC keeps
-		// v ≥ worst (NaN fails), ASC v ≤ worst or NaN (NULL sorts first).
-		if fast && (desc && !(v >= thr) || !desc && v > thr) {
-			continue
+	for i < m {
+		if fast {
+			if f32 {
+				i += int64(fold.FindF32(data, int(off+i), int(m-i), c, float32(thr)))
+			} else {
+				i += int64(fold.FindF64(data, int(off+i), int(m-i), c, thr))
+			}
+			if i == m {
+				return
+			}
 		}
-		k := floatKey(v) ^ t.flip
-		if top := h[0]; k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) || t.noNull && k == t.null {
-			continue
+		k := floatKey(load(off+i)) ^ t.flip
+		if top := h[0]; !(k > top.k || k == top.k && row+i > top.row || t.before(k, row+i) || t.noNull && k == t.null) {
+			h[0] = t.entry(k, row+i, data, off+i)
+			siftDown(h)
+			thr, fast = t.worstFloat()
 		}
-		h[0] = t.entry(k, row+i, data, off+i)
-		siftDown(h)
-		thr, fast = t.worstFloat()
+		i++
 	}
 }
 
