@@ -164,7 +164,7 @@ func (f *Frame) ChunkBytes(i int) ([]byte, error) {
 		return nil, nil
 	}
 	if f.Sparse {
-		return nil, fmt.Errorf("b2nd: chunk %d of a sparse frame lives in a file: %w", i, array.ErrUnsupported)
+		return nil, fmt.Errorf("b2nd: chunk %d of a sparse frame lives in a file (use ReadChunk): %w", i, array.ErrUnsupported)
 	}
 	return f.data[c.Offset : c.Offset+c.Size], nil
 }

@@ -27,6 +27,7 @@ type Frame struct {
 	DimNames []string
 
 	data []byte // the whole frame, frame_len bytes
+	dir  string // a sparse frame's directory
 }
 
 // Parse parses a contiguous frame held in data. decode decodes the Blosc2
