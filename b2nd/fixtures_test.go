@@ -1,8 +1,10 @@
 package b2nd
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -143,4 +145,38 @@ func checkFixture(t *testing.T, fx fixture, f *Frame) {
 	if len(special) != len(fx.OnDisk.SpecialOffsets) || (len(special) > 0 && !reflect.DeepEqual(special, fx.OnDisk.SpecialOffsets)) {
 		t.Errorf("special chunks %v, want %v", special, fx.OnDisk.SpecialOffsets)
 	}
+}
+
+type probe struct {
+	Index []int64  `json:"index"`
+	Value *float64 `json:"value"`
+}
+
+// memcpyedProbes returns the probe cells expected.json gives for the
+// memcpyed fixture.
+func memcpyedProbes(t *testing.T) []probe {
+	raw, err := os.ReadFile("testdata/expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Files []struct {
+			File     string
+			Expected struct{ Probes []probe }
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range doc.Files {
+		if f.File == "memcpyed.b2nd" && len(f.Expected.Probes) > 0 {
+			return f.Expected.Probes
+		}
+	}
+	t.Fatal("no probes for memcpyed.b2nd")
+	return nil
+}
+
+func f32At(b []byte, i int64) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 }
