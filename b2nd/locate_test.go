@@ -22,7 +22,7 @@ func TestLocate(t *testing.T) {
 		{[]int64{4, 2}, 0, 20}, // block (2,1), element (0,0)
 		{[]int64{5, 0}, 2, 0},  // chunk (1,0)
 		{[]int64{6, 4}, 3, 3},  // chunk (1,1), r (1,1): block (0,0) element (1,1)
-		{[]int64{3, 4}, 1, 11}, // chunk (0,1), r (3,1): block (1,0) = 2 of 2x2 grid, element (1,1)
+		{[]int64{3, 4}, 1, 11}, // chunk (0,1), r (3,1): block (1,0) = 2 of a 3x2 grid, element (1,1)
 	}
 	for _, tc := range tests {
 		c, e, err := l.Locate(tc.index)
