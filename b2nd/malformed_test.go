@@ -149,3 +149,22 @@ func TestParse_noDecoder(t *testing.T) {
 		t.Fatal("accepted a nil decoder")
 	}
 }
+
+// TestMalformed_attributeSize: an attribute chunk claiming a gigabyte is
+// refused before anything of that size is allocated.
+func TestMalformed_attributeSize(t *testing.T) {
+	b := readFixture(t, "attrs_dim_names.b2nd")
+	tl := int(binary.BigEndian.Uint32(b[len(b)-22:]))
+	start := len(b) - tl
+	s, err := parseSection(b, int64(start+2), int64(len(b)-trailerTail), int64(start), "vlmetalayers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.contents["units"]
+	at := cap(b) - cap(c) // the chunk's position in b
+	binary.LittleEndian.PutUint32(b[at+4:], 1<<30)
+	_, err = Parse(b, rawDecode)
+	if !errors.Is(err, array.ErrTooLarge) || !strings.Contains(err.Error(), `attribute "units"`) {
+		t.Fatalf("err = %v, want ErrTooLarge naming the attribute", err)
+	}
+}

@@ -126,11 +126,13 @@ func (f *Frame) parseTrailer(h header, decode DecodeFunc) (int64, error) {
 		return 0, err
 	}
 	f.Attrs = map[string]any{}
+	budget := int64(maxAttrBytes) // shared by all attributes: many small lies add up
 	for _, name := range s.names {
-		raw, err := decodeSmall(s.contents[name], maxAttrBytes, decode)
+		raw, err := decodeSmall(s.contents[name], budget, decode)
 		if err != nil {
 			return 0, fmt.Errorf("b2nd: attribute %q: %w", name, err)
 		}
+		budget -= int64(len(raw))
 		vr := &reader{b: raw, ctx: "attribute " + name}
 		v, err := vr.value(0)
 		if err != nil {
@@ -143,8 +145,9 @@ func (f *Frame) parseTrailer(h header, decode DecodeFunc) (int64, error) {
 	return start, nil
 }
 
-// maxAttrBytes bounds one attribute's decoded size, so a lying chunk
-// header cannot make Parse allocate without limit.
+// maxAttrBytes bounds the decoded size of all attributes together, so
+// lying chunk headers (a few bytes each can claim megabytes) cannot make
+// Parse allocate or fill memory without limit.
 const maxAttrBytes = 64 << 20
 
 // decodeSmall decodes the Blosc2 chunk src (a frame-internal chunk: an
