@@ -178,12 +178,12 @@ func checkLayout(l Layout, h header) (int64, error) {
 	}
 	ext, blk, nchunks := int64(1), int64(1), int64(1)
 	empty := false
+	for _, n := range l.Shape {
+		empty = empty || n == 0
+	}
 	for d := range l.Shape {
 		c, b := l.ChunkShape[d], l.BlockShape[d]
-		if l.Shape[d] == 0 {
-			empty = true
-		}
-		if b > c {
+		if b > c && !empty { // an empty array has no blocks to place
 			return bad("blockshape[%d] %d above chunkshape %d", d, b, c)
 		}
 		var ok bool

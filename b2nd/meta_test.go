@@ -187,3 +187,34 @@ func ExampleParse() {
 	// scale = 0.5
 	// levels_hpa = [1000 850 500]
 }
+
+// TestParseDir_notRegular: a chunk file that is a FIFO is refused without
+// opening it (opening would block).
+func TestParseDir_notRegular(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "sparse_frame.b2nd")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, "00000003.chunk")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(p); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	_, err = ParseDir(dir, rawDecode)
+	if !errors.Is(err, array.ErrNotRegular) {
+		t.Fatalf("err = %v, want ErrNotRegular", err)
+	}
+}

@@ -63,7 +63,7 @@ func (f *Frame) chunkPath(n int64) string {
 // chunk (its header's cbytes is the file size) and decode to one chunk of
 // the frame. It returns the file size.
 func (f *Frame) statChunk(n int64) (int64, error) {
-	fh, err := os.Open(f.chunkPath(n))
+	fh, err := openRegular(f.chunkPath(n))
 	if err != nil {
 		return 0, fmt.Errorf("chunk file: %w: %w", err, array.ErrCorrupt)
 	}
@@ -117,7 +117,7 @@ func (f *Frame) ReadChunk(i int) ([]byte, error) {
 
 // readBounded reads the file at p, refusing one larger than limit bytes.
 func readBounded(p string, limit int64) ([]byte, error) {
-	fh, err := os.Open(p)
+	fh, err := openRegular(p)
 	if err != nil {
 		return nil, err
 	}
@@ -130,4 +130,17 @@ func readBounded(p string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes: %w", p, limit, array.ErrTooLarge)
 	}
 	return b, nil
+}
+
+// openRegular opens p for reading if it is a regular file (after
+// symlinks): opening a FIFO or a device could block or never end.
+func openRegular(p string) (*os.File, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", p, array.ErrNotRegular)
+	}
+	return os.Open(p)
 }
