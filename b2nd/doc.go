@@ -10,14 +10,23 @@
 // type and chunk locations agree with one another and lie inside the data.
 // A malformed frame is an error wrapping array.ErrCorrupt or
 // array.ErrTruncated; content this reader does not handle (complex or
-// structured dtypes, big-endian data, other frame versions) wraps
+// structured dtypes, other frame versions, variable-length chunks) wraps
 // array.ErrUnsupported and names what is unsupported.
+//
+// A sparse frame (a directory of chunks.b2frame and one file per chunk) is
+// parsed with [ParseDir]; its chunk files are checked to exist and to hold
+// one chunk each.
 //
 // Chunk decompression lives elsewhere: Parse takes a [DecodeFunc] for the
 // few Blosc2 chunks the frame itself needs (the index chunk and the
 // attribute values), so the codec package can be plugged in without this
-// package depending on it. [Frame.Chunk] says where each data chunk's bytes
-// are, or that the chunk is special (zeros, NaN, uninitialised) and has
-// none; [Frame.Locate] maps a logical index to a chunk and a byte offset
-// inside the decoded chunk.
+// package depending on it. [Frame.Chunks] says where each data chunk's
+// bytes are ([Frame.ReadChunk] returns them), or that the chunk is special
+// (zeros, NaN, uninitialised) and has none; [Layout.Locate] maps a logical
+// index to a chunk and an element inside the decoded chunk, whose blocks
+// are laid out one after the other; [Frame.Info] gives the array.Info.
+//
+// Big-endian dtypes parse (Layout.BigEndian is set): whoever hands element
+// bytes out must swap them to little-endian first, special-value bytes
+// included.
 package b2nd
