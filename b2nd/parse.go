@@ -78,6 +78,9 @@ func parseFrame(h header, data []byte, decode DecodeFunc) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !f.Sparse && h.cbytes > trailerStart-h.headerLen {
+		return nil, fmt.Errorf("b2nd: cbytes %d runs past the trailer at %d (header_len %d): %w", h.cbytes, trailerStart, h.headerLen, array.ErrCorrupt)
+	}
 	dataEnd := h.headerLen + h.cbytes
 	if f.Sparse {
 		dataEnd = h.headerLen // the chunks are files; the index follows the header
