@@ -1,0 +1,146 @@
+package b2nd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tetsql/tetsql/array"
+)
+
+// FrameFile is the name of a sparse frame's header-and-index file inside
+// its directory.
+const FrameFile = "chunks.b2frame"
+
+// maxFrameFile bounds the size of a sparse frame's chunks.b2frame read
+// into memory: it holds only the header, the index and the attributes.
+const maxFrameFile = 1 << 30
+
+// ParseDir parses a sparse frame: a directory holding chunks.b2frame (a
+// frame with no data chunks) and one file per stored chunk, named by the
+// chunk's file number as eight upper-case hex digits plus ".chunk". Each
+// chunk file's header is read and checked against the frame; a missing
+// file is an error. [Frame.ReadChunk] reads a chunk's bytes.
+func ParseDir(dir string, decode DecodeFunc) (*Frame, error) {
+	p := filepath.Join(dir, FrameFile)
+	data, err := readBounded(p, maxFrameFile)
+	if err != nil {
+		return nil, fmt.Errorf("b2nd: sparse frame %s: %w", dir, err)
+	}
+	h, data, err := parseHeader(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, p)
+	}
+	if h.frameType != frameSparse {
+		return nil, fmt.Errorf("b2nd: %s is not a sparse frame (frame type %d): %w", p, h.frameType, array.ErrCorrupt)
+	}
+	f, err := parseFrame(h, data, decode)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, p)
+	}
+	f.dir = dir
+	for i := range f.Chunks {
+		c := &f.Chunks[i]
+		if c.Kind != ChunkStored {
+			continue
+		}
+		if c.Size, err = f.statChunk(c.Offset); err != nil {
+			return nil, fmt.Errorf("b2nd: sparse frame %s: chunk %d: %w", dir, i, err)
+		}
+	}
+	return f, nil
+}
+
+// chunkPath names the file of chunk file number n. n is at most
+// 0xFFFFFFFF (checked when the index is read), so the name is always eight
+// hex digits and never leaves the directory.
+func (f *Frame) chunkPath(n int64) string {
+	return filepath.Join(f.dir, fmt.Sprintf("%08X.chunk", n))
+}
+
+// statChunk checks chunk file number n: it must exist, hold exactly one
+// chunk (its header's cbytes is the file size) and decode to one chunk of
+// the frame. It returns the file size.
+func (f *Frame) statChunk(n int64) (int64, error) {
+	fh, err := openRegular(f.chunkPath(n))
+	if err != nil {
+		return 0, fmt.Errorf("chunk file: %w: %w", err, array.ErrCorrupt)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return 0, err
+	}
+	var head [32]byte
+	k, err := io.ReadFull(fh, head[:])
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return 0, fmt.Errorf("chunk file %s: %w", fh.Name(), err)
+	}
+	ch, err := f.checkDataChunk(head[:k], st.Size())
+	if err != nil {
+		return 0, fmt.Errorf("chunk file %s: %w", fh.Name(), err)
+	}
+	if ch.cbytes != st.Size() {
+		return 0, fmt.Errorf("chunk file %s: %d bytes, its header says %d: %w", fh.Name(), st.Size(), ch.cbytes, array.ErrCorrupt)
+	}
+	return ch.cbytes, nil
+}
+
+// ReadChunk returns the stored bytes of chunk i, from the frame for a
+// contiguous frame (a view, not a copy) or from its file for a sparse one
+// (checked again, as the file may have changed since ParseDir). It returns
+// nil for a special chunk, which has no bytes.
+func (f *Frame) ReadChunk(i int) ([]byte, error) {
+	if !f.Sparse {
+		return f.ChunkBytes(i)
+	}
+	if i < 0 || i >= len(f.Chunks) {
+		return nil, fmt.Errorf("b2nd: chunk %d outside [0, %d): %w", i, len(f.Chunks), array.ErrMissingChunk)
+	}
+	c := f.Chunks[i]
+	if c.Kind != ChunkStored {
+		return nil, nil
+	}
+	b, err := readBounded(f.chunkPath(c.Offset), c.Size)
+	if err != nil {
+		return nil, fmt.Errorf("b2nd: chunk %d: %w", i, err)
+	}
+	if int64(len(b)) != c.Size {
+		return nil, fmt.Errorf("b2nd: chunk %d: file has %d bytes, was %d: %w", i, len(b), c.Size, array.ErrChanged)
+	}
+	if _, err := f.checkDataChunk(b, c.Size); err != nil {
+		return nil, fmt.Errorf("b2nd: chunk %d: %w", i, err)
+	}
+	return b, nil
+}
+
+// readBounded reads the file at p, refusing one larger than limit bytes.
+func readBounded(p string, limit int64) ([]byte, error) {
+	fh, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes: %w", p, limit, array.ErrTooLarge)
+	}
+	return b, nil
+}
+
+// openRegular opens p for reading if it is a regular file (after
+// symlinks): opening a FIFO or a device could block or never end.
+func openRegular(p string) (*os.File, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", p, array.ErrNotRegular)
+	}
+	return os.Open(p)
+}
