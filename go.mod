@@ -9,6 +9,9 @@ require (
 	github.com/klauspost/compress v1.20.3
 	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3
+	// internal/codec/blosc: LZ4 block decoding for Blosc2 chunks, a
+	// well-kept pure-Go library.
+	github.com/pierrec/lz4/v4 v4.1.33
 	// cmd/tetsql, cmd/tetgen: command-line flags.
 	github.com/spf13/pflag v1.0.10
 	// internal/fold: CPU feature detection (AVX2, FMA) for the vector
@@ -16,12 +19,12 @@ require (
 	golang.org/x/sys v0.49.0
 	// cmd/tetsql and its internal/repl: terminal detection and size.
 	golang.org/x/term v0.47.0
-	// vtab and the root driver: SQLite in pure Go (its database/sql
-	// driver); internal/sqlitevt binds its C API, modernc.org/sqlite/lib.
-	modernc.org/sqlite v1.61.1
 	// internal/sqlitevt: the functions of modernc.org/sqlite/lib take a
 	// *libc.TLS.
 	modernc.org/libc v1.79.0
+	// vtab and the root driver: SQLite in pure Go (its database/sql
+	// driver); internal/sqlitevt binds its C API, modernc.org/sqlite/lib.
+	modernc.org/sqlite v1.61.1
 )
 
 require (
