@@ -19,12 +19,12 @@ require (
 	golang.org/x/sys v0.49.0
 	// cmd/tetsql and its internal/repl: terminal detection and size.
 	golang.org/x/term v0.47.0
-	// internal/sqlitevt: the functions of modernc.org/sqlite/lib take a
-	// *libc.TLS.
-	modernc.org/libc v1.79.0
 	// vtab and the root driver: SQLite in pure Go (its database/sql
 	// driver); internal/sqlitevt binds its C API, modernc.org/sqlite/lib.
 	modernc.org/sqlite v1.61.1
+	// internal/sqlitevt: the functions of modernc.org/sqlite/lib take a
+	// *libc.TLS.
+	modernc.org/libc v1.79.0
 )
 
 require (
