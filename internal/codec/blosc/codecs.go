@@ -59,39 +59,46 @@ func resolveCodec(h *Header) (uint8, error) {
 }
 
 // streamDecoder decodes the compressed streams of one chunk. It holds the
-// chunk's dictionary and a zstd decoder reused across streams.
+// chunk's dictionary and the zstd decoder to use.
 type streamDecoder struct {
 	codec uint8
 	dict  []byte
 	zd    *zstd.Decoder
-	pool  bool // zd came from zstdPool
+	owned bool // zd was made for this chunk's dictionary
 }
 
-// zstdPool holds dictionary-less streaming zstd decoders. They run
-// synchronously (concurrency 1), so an idle one holds no goroutine work.
-var zstdPool = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-	if err != nil {
-		return nil
-	}
-	return d
-}}
+// zstdOptions make DecodeAll write straight into the caller's buffer and
+// refuse to grow it: the history is the output itself, so no window is
+// allocated from a size the frame declares, and a stream inflating past
+// its block fails instead of allocating.
+func zstdOptions() []zstd.DOption {
+	return []zstd.DOption{zstd.WithDecoderConcurrency(0), zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(zstd.MaxWindowSize)}
+}
 
-// newStreamDecoder prepares a decoder for codec with an optional dictionary.
+// sharedZstd is the dictionary-less zstd decoder; DecodeAll is safe for
+// concurrent use.
+var sharedZstd = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstdOptions()...)
+})
+
+// newStreamDecoder prepares a decoder for codec with an optional dictionary
+// (a zstd-format dictionary when it has the zstd dictionary magic, raw
+// content otherwise; lz4 uses the bytes as its prefix).
 func newStreamDecoder(codec uint8, dict []byte) (*streamDecoder, error) {
 	s := &streamDecoder{codec: codec, dict: dict}
 	if codec != codecZstd {
 		return s, nil
 	}
 	if len(dict) == 0 {
-		d, _ := zstdPool.Get().(*zstd.Decoder)
-		if d == nil {
-			return nil, fmt.Errorf("%w: zstd: cannot create a decoder", ErrUnsupported)
+		d, err := sharedZstd()
+		if err != nil {
+			return nil, fmt.Errorf("%w: zstd: %v", ErrUnsupported, err)
 		}
-		s.zd, s.pool = d, true
+		s.zd = d
 		return s, nil
 	}
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true)}
+	opts := zstdOptions()
 	if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
 		opts = append(opts, zstd.WithDecoderDicts(dict))
 	} else {
@@ -101,19 +108,13 @@ func newStreamDecoder(codec uint8, dict []byte) (*streamDecoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: zstd dictionary: %v", ErrCorrupt, err)
 	}
-	s.zd = d
+	s.zd, s.owned = d, true
 	return s, nil
 }
 
-// close releases the zstd decoder.
+// close releases a decoder made for a dictionary.
 func (s *streamDecoder) close() {
-	if s.zd == nil {
-		return
-	}
-	if s.pool {
-		_ = s.zd.Reset(nil)
-		zstdPool.Put(s.zd)
-	} else {
+	if s.owned {
 		s.zd.Close()
 	}
 	s.zd = nil
@@ -146,10 +147,18 @@ func (s *streamDecoder) decode(in, out []byte) error {
 		}
 		n, err = readExactly(r, out, "zlib")
 	case codecZstd:
-		if err = s.zd.Reset(bytes.NewReader(in)); err != nil {
+		var got []byte
+		got, err = s.zd.DecodeAll(in, out[:0:len(out)])
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			return fmt.Errorf("%w: zstd stream longer than %d bytes", ErrCorrupt, len(out))
+		}
+		if err != nil {
 			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
 		}
-		n, err = readExactly(s.zd, out, "zstd")
+		if len(got) > 0 && &got[0] != &out[0] {
+			return fmt.Errorf("%w: zstd stream longer than %d bytes", ErrCorrupt, len(out))
+		}
+		n = len(got)
 	default:
 		return fmt.Errorf("%w: %s", ErrUnsupported, codecName(s.codec))
 	}

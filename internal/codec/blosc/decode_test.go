@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // smooth returns n bytes of slowly varying typesize-wide integers, which
@@ -175,5 +178,47 @@ func TestDecodeBombs(t *testing.T) {
 		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "longer than 1024") {
 			t.Errorf("%s bomb: %v", codecName(codec), err)
 		}
+	}
+}
+
+// TestDecodeZstdHugeWindow: a small zstd stream whose frame declares a
+// 512 MiB window decodes without allocating anything like the window.
+func TestDecodeZstdHugeWindow(t *testing.T) {
+	var b bytes.Buffer
+	w, err := zstd.NewWriter(&b, zstd.WithWindowSize(zstd.MaxWindowSize), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("blosc"), 400)[:1024]
+	w.Write(data)
+	w.Close()
+	// Declare a 2^29-byte window (Window_Descriptor exponent 19) in a
+	// frame without the single-segment flag.
+	frame := b.Bytes()
+	if frame[4]&(1<<5) != 0 {
+		t.Fatalf("test frame is single-segment: %#x", frame[4])
+	}
+	frame[5] = 19 << 3
+	var zh zstd.Header
+	if err := zh.Decode(frame); err != nil || zh.WindowSize != 1<<29 {
+		t.Fatalf("test frame window %d, %v", zh.WindowSize, err)
+	}
+	c := buildChunk(t, chunkSpec{typesize: 1, blocksize: 1024, codec: codecZstd}, data)
+	c = append(c[:extHeaderLen+4], binary.LittleEndian.AppendUint32(nil, uint32(b.Len()))...)
+	c = append(c, b.Bytes()...)
+	binary.LittleEndian.PutUint32(c[12:], uint32(len(c)))
+	out := make([]byte, 1024)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := Decode(out, c); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if !bytes.Equal(out, data) {
+		t.Fatal("decoded bytes differ")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Fatalf("decoding allocated %d bytes", grew)
 	}
 }
