@@ -65,6 +65,10 @@ type streamDecoder struct {
 	dict  []byte
 	zd    *zstd.Decoder
 	owned bool // zd was made for this chunk's dictionary
+	// zr and br are reused across the chunk's zlib streams (a zlib
+	// reader costs tens of kilobytes to make).
+	zr io.ReadCloser
+	br bytes.Reader
 }
 
 // zstdOptions make DecodeAll write straight into the caller's buffer and
@@ -140,12 +144,16 @@ func (s *streamDecoder) decode(in, out []byte) error {
 			err = fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
 		}
 	case codecZlib:
-		var r io.ReadCloser
-		r, err = zlib.NewReader(bytes.NewReader(in))
+		s.br.Reset(in)
+		if s.zr == nil {
+			s.zr, err = zlib.NewReader(&s.br)
+		} else {
+			err = s.zr.(zlib.Resetter).Reset(&s.br, nil)
+		}
 		if err != nil {
 			return fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
 		}
-		n, err = readExactly(r, out, "zlib")
+		n, err = readExactly(s.zr, out, "zlib")
 	case codecZstd:
 		var got []byte
 		got, err = s.zd.DecodeAll(in, out[:0:len(out)])
