@@ -60,24 +60,43 @@ func unbitshuffle(dst, src []byte, es int, version uint8) {
 		return
 	}
 	rowLen := m8 / 8
-	part := dst[:m8*es]
-	clear(part)
+	// For byte b of every element and each group of 8 elements j, the 8
+	// rows' byte j form an 8x8 bit matrix (row k = bit k); its transpose
+	// holds the 8 elements' byte b.
 	for b := 0; b < es; b++ {
-		for k := 0; k < 8; k++ {
-			row := src[(8*b+k)*rowLen : (8*b+k+1)*rowLen]
-			for j, v := range row {
-				if v == 0 {
-					continue
-				}
-				for t := 0; t < 8; t++ {
-					if v&(1<<t) != 0 {
-						part[(8*j+t)*es+b] |= 1 << k
-					}
-				}
+		rows := src[8*b*rowLen : 8*(b+1)*rowLen]
+		r0, r1, r2, r3 := rows[:rowLen], rows[rowLen:2*rowLen], rows[2*rowLen:3*rowLen], rows[3*rowLen:4*rowLen]
+		r4, r5, r6, r7 := rows[4*rowLen:5*rowLen], rows[5*rowLen:6*rowLen], rows[6*rowLen:7*rowLen], rows[7*rowLen:]
+		for j := range r0 {
+			x := uint64(r0[j]) | uint64(r1[j])<<8 | uint64(r2[j])<<16 | uint64(r3[j])<<24 |
+				uint64(r4[j])<<32 | uint64(r5[j])<<40 | uint64(r6[j])<<48 | uint64(r7[j])<<56
+			if x != 0 {
+				x = transpose8(x)
 			}
+			d := dst[8*j*es+b : 8*j*es+b+7*es+1]
+			d[0] = byte(x)
+			d[es] = byte(x >> 8)
+			d[2*es] = byte(x >> 16)
+			d[3*es] = byte(x >> 24)
+			d[4*es] = byte(x >> 32)
+			d[5*es] = byte(x >> 40)
+			d[6*es] = byte(x >> 48)
+			d[7*es] = byte(x >> 56)
 		}
 	}
 	copy(dst[m8*es:n], src[m8*es:n])
+}
+
+// transpose8 transposes the 8x8 bit matrix whose row r is byte r of x and
+// whose column c is bit c of each byte.
+func transpose8(x uint64) uint64 {
+	t := (x ^ (x >> 7)) & 0x00AA00AA00AA00AA
+	x ^= t ^ (t << 7)
+	t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCC
+	x ^= t ^ (t << 14)
+	t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0
+	x ^= t ^ (t << 28)
+	return x
 }
 
 // deltaUnit is the XOR unit width of the delta filter for a typesize.
