@@ -222,3 +222,38 @@ func TestDecodeZstdHugeWindow(t *testing.T) {
 		t.Fatalf("decoding allocated %d bytes", grew)
 	}
 }
+
+// TestDecodeBlosc1Header: a 16-byte header takes its filters from the flag
+// bits (shuffle, bitshuffle, delta) and its block starts follow at 16.
+func TestDecodeBlosc1Header(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	data := smooth(r, 3000, 4)
+	for _, tt := range []struct {
+		name    string
+		flags   uint8
+		filters [6]uint8
+	}{
+		{"shuffle", flagShuffle, [6]uint8{5: filterShuffle}},
+		{"bitshuffle", flagBitshuffle, [6]uint8{5: filterBitshuffle}},
+		{"delta+shuffle", flagShuffle | flagDelta, [6]uint8{4: filterDelta, 5: filterShuffle}},
+		{"none", 0, [6]uint8{}},
+	} {
+		ext := buildChunk(t, chunkSpec{typesize: 4, blocksize: 1024, codec: codecLZ4, filters: tt.filters}, data)
+		nblocks := (len(data) + 1023) / 1024
+		c := append(bytes.Clone(ext[:16]), ext[extHeaderLen:]...)
+		c[2] = tt.flags | codecLZ4<<5
+		for j := 0; j < nblocks; j++ {
+			at := 16 + 4*j
+			binary.LittleEndian.PutUint32(c[at:], binary.LittleEndian.Uint32(c[at:])-16)
+		}
+		binary.LittleEndian.PutUint32(c[12:], uint32(len(c)))
+		h, err := ParseHeader(c)
+		if err != nil || h.HeaderSize != 16 || h.Filters != tt.filters {
+			t.Fatalf("%s: header %+v, %v", tt.name, h, err)
+		}
+		out := make([]byte, len(data))
+		if err := Decode(out, c); err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%s: %v, equal %v", tt.name, err, bytes.Equal(out, data))
+		}
+	}
+}
