@@ -1,9 +1,11 @@
 package blosc
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -147,4 +149,56 @@ func cOrder(t *testing.T, f *testFrame, chunks [][]byte, fx fixtureFile) ([]byte
 		}
 	}
 	return out, count
+}
+
+// TestFixturesConcurrent decodes the same chunks from several goroutines
+// at once (the zstd decoder is shared): run with -race.
+func TestFixturesConcurrent(t *testing.T) {
+	dir := fixtureDir()
+	if dir == "" {
+		t.Skip("fixtures not present")
+	}
+	var frames []*testFrame
+	for _, name := range []string{"codec_zstd", "zstd_dict", "codec_zlib", "filter_delta_shuffle", "codec_blosclz"} {
+		f, err := readTestFrame(filepath.Join(dir, name+".b2nd"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	want := make([][][]byte, len(frames))
+	for i, f := range frames {
+		for _, c := range f.chunks {
+			b, err := f.decodeChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[i] = append(want[i], b)
+		}
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for rep := 0; rep < 5; rep++ {
+				for i, f := range frames {
+					for k, c := range f.chunks {
+						b, err := f.decodeChunk(c)
+						if err == nil && !bytes.Equal(b, want[i][k]) {
+							err = fmt.Errorf("frame %d chunk %d differs", i, k)
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
