@@ -65,57 +65,89 @@ func fillPattern(dst, pat []byte) {
 // decodeBlocks decodes a regular chunk: block starts, an optional
 // dictionary, then per block its streams and the filter pipeline.
 func decodeBlocks(h *Header, dst, src []byte) error {
-	codec, err := resolveCodec(h)
+	c, err := openBlocks(h, src)
 	if err != nil {
 		return err
 	}
+	defer c.sd.close()
+	bs := h.BlockSize
+	block0 := dst[:min(bs, h.NBytes)]
+	for j := int64(0); j < c.nblocks; j++ {
+		off := j * bs
+		if err := c.block(j, dst[off:off+min(bs, h.NBytes-off)], block0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockReader reads the blocks of one regular chunk.
+type blockReader struct {
+	h         *Header
+	src       []byte // the chunk, exactly cbytes long
+	nblocks   int64
+	dataStart int64 // first byte after the block starts and dictionary
+	sd        *streamDecoder
+	p         *pipeline
+}
+
+// openBlocks checks a regular chunk's codec, filters, block starts and
+// dictionary and prepares its decoders. The caller closes c.sd.
+func openBlocks(h *Header, src []byte) (*blockReader, error) {
+	codec, err := resolveCodec(h)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkFilters(h); err != nil {
-		return err
+		return nil, err
 	}
 	bs := h.BlockSize
 	nblocks := (h.NBytes + bs - 1) / bs
 	cb := int64(len(src))
 	hs := int64(h.HeaderSize)
 	if nblocks > (cb-hs)/4 {
-		return fmt.Errorf("%w: %d block starts do not fit in %d bytes", ErrCorrupt, nblocks, cb)
+		return nil, fmt.Errorf("%w: %d block starts do not fit in %d bytes", ErrCorrupt, nblocks, cb)
 	}
 	dataStart := hs + 4*nblocks
 	var dict []byte
 	if h.Dict {
 		if dataStart+4 > cb {
-			return fmt.Errorf("%w: dictionary size past the chunk", ErrCorrupt)
+			return nil, fmt.Errorf("%w: dictionary size past the chunk", ErrCorrupt)
 		}
 		dsize := int64(int32(binary.LittleEndian.Uint32(src[dataStart:])))
 		if dsize < 0 || dsize > cb-dataStart-4 {
-			return fmt.Errorf("%w: dictionary of %d bytes past the chunk", ErrCorrupt, dsize)
+			return nil, fmt.Errorf("%w: dictionary of %d bytes past the chunk", ErrCorrupt, dsize)
 		}
 		dict = src[dataStart+4 : dataStart+4+dsize]
 		dataStart += 4 + dsize
 	}
 	sd, err := newStreamDecoder(codec, dict)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer sd.close()
-	p := newPipeline(h, int(bs))
-	for j := int64(0); j < nblocks; j++ {
-		start := int64(int32(binary.LittleEndian.Uint32(src[hs+4*j:])))
-		if start < dataStart || start >= cb {
-			return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, start, dataStart, cb)
-		}
-		off := j * bs
-		n := min(bs, h.NBytes-off)
-		out := dst[off : off+n]
-		buf := out
-		if p.active {
-			buf = p.a[:n]
-		}
-		if err := decodeStreams(h, sd, src, start, buf, n < bs); err != nil {
-			return fmt.Errorf("block %d: %w", j, err)
-		}
-		if p.active {
-			p.undo(out, buf, dst[:min(bs, h.NBytes)], j == 0)
-		}
+	return &blockReader{h: h, src: src, nblocks: nblocks, dataStart: dataStart, sd: sd,
+		p: newPipeline(h, int(bs))}, nil
+}
+
+// block decodes block j into out (exactly that block's size). block0 is
+// the restored block 0, which the delta filter of later blocks reads; for
+// j == 0 it is out itself or unused.
+func (c *blockReader) block(j int64, out, block0 []byte) error {
+	hs := int64(c.h.HeaderSize)
+	start := int64(int32(binary.LittleEndian.Uint32(c.src[hs+4*j:])))
+	if start < c.dataStart || start >= int64(len(c.src)) {
+		return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, start, c.dataStart, len(c.src))
+	}
+	n := int64(len(out))
+	buf := out
+	if c.p.active {
+		buf = c.p.a[:n]
+	}
+	if err := decodeStreams(c.h, c.sd, c.src, start, buf, n < c.h.BlockSize); err != nil {
+		return fmt.Errorf("block %d: %w", j, err)
+	}
+	if c.p.active {
+		c.p.undo(out, buf, block0, j == 0)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -55,6 +56,18 @@ func FuzzDecode(f *testing.F) {
 		for _, b := range buf[h.NBytes:] {
 			if b != 0x5A {
 				t.Fatal("Decode wrote past dst")
+			}
+		}
+		// The last block alone, with block 0 from the whole decode.
+		if nb := h.NBlocks(); err == nil && nb > 0 && h.BlockSize <= h.NBytes {
+			last := buf[int64(nb-1)*h.BlockSize : h.NBytes]
+			got := make([]byte, len(last))
+			berr := DecodeBlock(got, src, nb-1, buf[:min(h.BlockSize, h.NBytes)])
+			if berr != nil && !errors.Is(berr, ErrCorrupt) && !errors.Is(berr, ErrUnsupported) {
+				t.Fatalf("DecodeBlock error without a sentinel: %v", berr)
+			}
+			if berr == nil && !bytes.Equal(got, last) {
+				t.Fatal("DecodeBlock differs from Decode")
 			}
 		}
 	})
