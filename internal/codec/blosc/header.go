@@ -7,7 +7,8 @@
 // It is a reader only. Every size read from a chunk is checked against the
 // bytes available before it is used, so malformed input yields an error
 // wrapping ErrCorrupt or ErrUnsupported, never a panic, and memory beyond
-// the caller's output stays O(block size).
+// the caller's output stays O(block size). Decode and DecodeBlock are safe
+// for concurrent use.
 package blosc
 
 import (
@@ -67,6 +68,9 @@ const (
 
 // Header is a chunk's header.
 type Header struct {
+	// Version is the chunk format version (1..6 accepted), VersionLZ the
+	// codec format version, Flags the raw flags byte (filters for 16-byte
+	// headers, memcpyed, dont_split, codec format in bits 5-7).
 	Version, VersionLZ, Flags uint8
 	// TypeSize is the element width in bytes (1..255).
 	TypeSize int
