@@ -9,6 +9,9 @@ require (
 	github.com/klauspost/compress v1.20.3
 	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3
+	// internal/codec/blosc: LZ4 block decoding for Blosc2 chunks, a
+	// well-kept pure-Go library.
+	github.com/pierrec/lz4/v4 v4.1.33
 	// cmd/tetsql, cmd/tetgen: command-line flags.
 	github.com/spf13/pflag v1.0.10
 	// internal/fold: CPU feature detection (AVX2, FMA) for the vector
