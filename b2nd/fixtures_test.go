@@ -55,25 +55,21 @@ func openFixture(t testing.TB, name string) (*Frame, error) {
 	t.Helper()
 	p := filepath.Join("testdata", name)
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		return ParseDir(p, rawDecode)
+		return ParseDir(p, testDecode)
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Parse(data, rawDecode)
+	return Parse(data, testDecode)
 }
 
 // TestFixtures parses every fixture and checks what expected.json records
-// about its layout, dtype, attributes and chunks. Fixtures whose index
-// chunk is compressed need the real codec and are skipped here.
+// about its layout, dtype, attributes and chunks.
 func TestFixtures(t *testing.T) {
 	for _, fx := range loadFixtures(t) {
 		t.Run(strings.TrimSuffix(fx.File, ".b2nd"), func(t *testing.T) {
 			f, err := openFixture(t, fx.File)
-			if errors.Is(err, errCompressed) {
-				t.Skipf("index chunk is compressed: needs the codec (%v)", err)
-			}
 			if fx.ExpectError != nil {
 				if err == nil || !strings.Contains(err.Error(), *fx.ExpectError) || !errors.Is(err, array.ErrUnsupported) {
 					t.Fatalf("err = %v, want ErrUnsupported naming %q", err, *fx.ExpectError)

@@ -42,7 +42,7 @@ func positions(t *testing.T, b []byte) layoutPos {
 // refused with the right kind of error and a message naming the field.
 func TestMalformed(t *testing.T) {
 	good := readFixture(t, "special_mixed.b2nd") // memcpyed index, stored and special chunks
-	if _, err := Parse(good, rawDecode); err != nil {
+	if _, err := Parse(good, testDecode); err != nil {
 		t.Fatal(err)
 	}
 	p := positions(t, good)
@@ -89,7 +89,7 @@ func TestMalformed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.mutate(bytes.Clone(good))
-			f, err := Parse(b, rawDecode)
+			f, err := Parse(b, testDecode)
 			if err == nil {
 				t.Fatalf("accepted: %v chunks %v", f.Shape, f.Chunks)
 			}
@@ -112,14 +112,14 @@ func TestMalformed_everyPrefixAndByte(t *testing.T) {
 	for _, name := range []string{"attrs_dim_names.b2nd", "special_mixed.b2nd", "rank0.b2nd", "empty_axis.b2nd"} {
 		good := readFixture(t, name)
 		for n := 0; n < len(good); n++ {
-			if _, err := Parse(good[:n], rawDecode); err == nil {
+			if _, err := Parse(good[:n], testDecode); err == nil {
 				t.Fatalf("%s: prefix of %d bytes accepted", name, n)
 			}
 		}
 		for i := range good {
 			b := bytes.Clone(good)
 			b[i] ^= 0xff
-			if f, err := Parse(b, rawDecode); err == nil {
+			if f, err := Parse(b, testDecode); err == nil {
 				checkInvariants(t, f, b)
 			}
 		}
@@ -164,7 +164,7 @@ func TestMalformed_attributeSize(t *testing.T) {
 	c := s.contents["units"]
 	at := cap(b) - cap(c) // the chunk's position in b
 	binary.LittleEndian.PutUint32(b[at+4:], 1<<30)
-	_, err = Parse(b, rawDecode)
+	_, err = Parse(b, testDecode)
 	if !errors.Is(err, array.ErrTooLarge) || !strings.Contains(err.Error(), `attribute "units"`) {
 		t.Fatalf("err = %v, want ErrTooLarge naming the attribute", err)
 	}

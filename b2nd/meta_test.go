@@ -148,13 +148,13 @@ func TestParseDir_malformed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t)
-			if _, err := ParseDir(dir, rawDecode); err != nil {
+			if _, err := ParseDir(dir, testDecode); err != nil {
 				t.Fatalf("unmutated copy: %v", err)
 			}
 			if err := tc.mutate(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ParseDir(dir, rawDecode)
+			_, err := ParseDir(dir, testDecode)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one naming %q", err, tc.want)
 			}
@@ -163,14 +163,14 @@ func TestParseDir_malformed(t *testing.T) {
 }
 
 // Example: the attributes fixture's layout, dim_names and attributes.
-// (rawDecode stands in for the codec: this file's index and attribute
+// (testDecode stands in for the codec: this file's index and attribute
 // chunks are memcpyed.)
 func ExampleParse() {
 	data, err := os.ReadFile("testdata/attrs_dim_names.b2nd")
 	if err != nil {
 		panic(err)
 	}
-	f, err := Parse(data, rawDecode)
+	f, err := Parse(data, testDecode)
 	if err != nil {
 		panic(err)
 	}
@@ -213,7 +213,7 @@ func TestParseDir_notRegular(t *testing.T) {
 	if err := mkfifo(p); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}
-	_, err = ParseDir(dir, rawDecode)
+	_, err = ParseDir(dir, testDecode)
 	if !errors.Is(err, array.ErrNotRegular) {
 		t.Fatalf("err = %v, want ErrNotRegular", err)
 	}
