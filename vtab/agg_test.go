@@ -62,21 +62,7 @@ func writeAggFile(t *testing.T, rng *rand.Rand) (string, []diffDataset) {
 		}
 		sets = append(sets, diffDataset{spec, data})
 	}
-	path := filepath.Join(t.TempDir(), "agg.tet")
-	w, _ := tetcore.Create(path)
-	for _, s := range sets {
-		if err := w.AddDataset(s.spec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, s := range sets {
-		if err := w.WriteDataset(s.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSets(t, "agg.tet", sets)
 	return path, sets
 }
 
