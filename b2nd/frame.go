@@ -40,6 +40,7 @@ type header struct {
 	blocksize int64
 	chunksize int64
 	hasVLMeta bool
+	version   int64 // frame format version, the low nibble of the general flags
 }
 
 // parseHeader reads the fixed header fields of data, a frame whose length
@@ -87,6 +88,7 @@ func parseHeader(data []byte) (header, []byte, error) {
 	case general&0x80 != 0:
 		return h, nil, fmt.Errorf("b2nd: variable-length blocks: %w", array.ErrUnsupported)
 	}
+	h.version = int64(general & 0x0f)
 	h.frameType = flags[1] & 0x0f
 	if h.frameType != frameContiguous && h.frameType != frameSparse {
 		return h, nil, fmt.Errorf("b2nd: frame type %d: %w", h.frameType, array.ErrUnsupported)

@@ -12,6 +12,7 @@ import (
 type Frame struct {
 	Layout
 	Sparse    bool  // a sparse frame: chunks live in files of a directory
+	Version   int64 // frame format version (0..3)
 	Typesize  int64 // bytes per element
 	ChunkSize int64 // decoded bytes per chunk (padded edge chunks included)
 	BlockSize int64 // decoded bytes per block
@@ -72,7 +73,7 @@ func parseFrame(h header, data []byte, decode DecodeFunc) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Frame{Layout: layout, Sparse: h.frameType == frameSparse, Typesize: h.typesize,
+	f := &Frame{Layout: layout, Sparse: h.frameType == frameSparse, Version: h.version, Typesize: h.typesize,
 		ChunkSize: h.chunksize, BlockSize: h.blocksize, data: data}
 	trailerStart, err := f.parseTrailer(h, decode)
 	if err != nil {

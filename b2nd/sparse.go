@@ -23,11 +23,17 @@ const maxFrameFile = 1 << 30
 // chunk file's header is read and checked against the frame; a missing
 // file is an error. [Frame.ReadChunk] reads a chunk's bytes.
 func ParseDir(dir string, decode DecodeFunc) (*Frame, error) {
-	p := filepath.Join(dir, FrameFile)
-	data, err := readBounded(p, maxFrameFile)
+	data, err := readBounded(filepath.Join(dir, FrameFile), maxFrameFile)
 	if err != nil {
 		return nil, fmt.Errorf("b2nd: sparse frame %s: %w", dir, err)
 	}
+	return parseSparse(dir, data, decode)
+}
+
+// parseSparse parses data, the contents of dir's chunks.b2frame, and
+// checks the chunk files it names.
+func parseSparse(dir string, data []byte, decode DecodeFunc) (*Frame, error) {
+	p := filepath.Join(dir, FrameFile)
 	h, data, err := parseHeader(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w (in %s)", err, p)

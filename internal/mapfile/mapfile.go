@@ -108,11 +108,12 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Closed reports whether Close was called.
+// Closed reports whether the mapping is gone or going: Close was called
+// and no pin holds it open.
 func (f *File) Closed() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.closed
+	return f.closed && f.refs == 0
 }
 
 func (f *File) doUnmap() error {

@@ -1,0 +1,154 @@
+package b2nd
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
+)
+
+// Info describes the array.
+func (a *Array) Info() *array.Info { return &a.info }
+
+// Chunk returns chunk id's index entry. Every grid position is in the
+// index (special chunks included), so ok is false only outside the grid.
+func (a *Array) Chunk(id int64) (array.ChunkInfo, bool) {
+	f := a.src.frame
+	if id < 0 || id >= int64(len(f.Chunks)) {
+		return array.ChunkInfo{}, false
+	}
+	var start, extent [array.MaxRank]int64
+	r := a.info.Rank()
+	n := a.info.ChunkBox(id, start[:r], extent[:r])
+	c := f.Chunks[id]
+	ci := array.ChunkInfo{ID: id, RawBytes: n * f.Typesize, StoredBytes: c.Size, Offset: -1, Codec: chunkKinds[a.kinds[id]]}
+	if c.Kind == ChunkStored && !f.Sparse {
+		ci.Offset = c.Offset
+	}
+	return ci, true
+}
+
+// ReadChunk decodes chunk id into dst (or a new buffer when dst is too
+// small) as little-endian elements, row-major over the chunk's
+// edge-trimmed box. A chunk that is one block covering its whole box is
+// decoded straight into dst; otherwise the decoded blocks go through a
+// pooled buffer and are copied into place, padding left out. Memcpyed
+// chunks are copied from the mapped file without a decoding step.
+func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
+	f := a.src.frame
+	if id < 0 || id >= int64(len(f.Chunks)) {
+		return nil, fmt.Errorf("b2nd: %s: chunk %d outside the grid of %d: %w", a.info.Name, id, len(f.Chunks), array.ErrMissingChunk)
+	}
+	if a.src.mf.Closed() {
+		return nil, fmt.Errorf("b2nd: %s: %w", a.src.path, array.ErrClosed)
+	}
+	if lim := a.src.limit; lim > 0 && f.ChunkSize > lim {
+		return nil, fmt.Errorf("b2nd: %s: chunk %d decodes to %d bytes, above the limit of %d: %w", a.info.Name, id, f.ChunkSize, lim, array.ErrTooLarge)
+	}
+	var start, extent [array.MaxRank]int64
+	r := a.info.Rank()
+	n := a.info.ChunkBox(id, start[:r], extent[:r]) * f.Typesize
+	out := dst[:0]
+	if int64(cap(dst)) < n {
+		out = make([]byte, n)
+	}
+	out = out[:n]
+	if err := a.decode(id, out, extent[:r]); err != nil {
+		return nil, fmt.Errorf("b2nd: %s: chunk %d: %w", a.info.Name, id, err)
+	}
+	return out, nil
+}
+
+// decode fills out, the box of chunk id of the given extent.
+func (a *Array) decode(id int64, out []byte, extent []int64) error {
+	f := a.src.frame
+	switch f.Chunks[id].Kind {
+	case ChunkZeros, ChunkUninit:
+		clear(out)
+		return nil
+	case ChunkNaN:
+		fillNaN(out, f.Typesize)
+		return nil
+	}
+	if f.Sparse {
+		src, err := f.ReadChunk(int(id))
+		if err != nil {
+			return err
+		}
+		return a.decodeStored(out, src, extent)
+	}
+	c := f.Chunks[id]
+	var err error
+	if gerr := a.src.mf.Guard(func() { err = a.decodeStored(out, f.data[c.Offset:c.Offset+c.Size], extent) }); gerr != nil {
+		return gerr
+	}
+	return err
+}
+
+// decodeStored decodes the Blosc2 chunk src into out.
+func (a *Array) decodeStored(out, src []byte, extent []int64) error {
+	f := a.src.frame
+	h, err := blosc.ParseHeader(src)
+	if err != nil {
+		return wrapCodec(err)
+	}
+	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
+		return fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
+	}
+	switch {
+	case h.Special == blosc.SpecialNaN:
+		fillNaN(out, f.Typesize) // already little-endian: no swap
+		return nil
+	case h.Special == blosc.SpecialZeros || h.Special == blosc.SpecialUninit:
+		clear(out)
+		return nil
+	case a.geo.inOrder(extent):
+		if err := blosc.Decode(out, src); err != nil {
+			return wrapCodec(err)
+		}
+	case h.Memcpyed:
+		a.geo.reorder(out, src[h.HeaderSize:int64(h.HeaderSize)+h.NBytes], extent)
+	default:
+		bp := a.scratch.Get().(*[]byte)
+		defer a.scratch.Put(bp)
+		if err := blosc.Decode(*bp, src); err != nil {
+			return wrapCodec(err)
+		}
+		a.geo.reorder(out, *bp, extent)
+	}
+	if f.BigEndian {
+		swapBytes(out, f.Typesize)
+	}
+	return nil
+}
+
+// fillNaN fills b with little-endian quiet NaNs of width ts (4 or 8, as
+// the index check allows for NaN chunks).
+func fillNaN(b []byte, ts int64) {
+	switch ts {
+	case 4:
+		for i := 0; i+4 <= len(b); i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], 0x7fc00000)
+		}
+	case 8:
+		for i := 0; i+8 <= len(b); i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], 0x7ff8000000000000)
+		}
+	}
+}
+
+// wrapCodec adds the array sentinel matching a codec error, so callers
+// test errors with package array's sentinels alone.
+func wrapCodec(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, blosc.ErrUnsupported) && !errors.Is(err, array.ErrUnsupported):
+		return fmt.Errorf("%w: %w", err, array.ErrUnsupported)
+	case errors.Is(err, blosc.ErrCorrupt) && !errors.Is(err, array.ErrCorrupt):
+		return fmt.Errorf("%w: %w", err, array.ErrCorrupt)
+	}
+	return err
+}

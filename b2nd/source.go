@@ -1,0 +1,159 @@
+package b2nd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
+	"github.com/tetsql/tetsql/internal/mapfile"
+)
+
+// Format opens Blosc2 NDim and Caterva frames as array sources: a
+// contiguous frame is one file, recognised by its first bytes whatever
+// its name; a sparse frame is a directory holding chunks.b2frame (see
+// [Format.SniffDir]). A source holds one array, named after the file's
+// stem reduced to [A-Za-z0-9_].
+var Format = format{}
+
+type format struct{}
+
+// Name is the format's short name.
+func (format) Name() string { return "b2nd" }
+
+// Sniff reports whether head starts a Blosc2 frame.
+func (format) Sniff(head []byte) bool { return IsFrame(head) }
+
+// SniffDir reports whether dir is a sparse frame: it holds a regular file
+// chunks.b2frame that starts like a Blosc2 frame.
+func (format) SniffDir(dir string) bool {
+	fh, _, err := array.OpenRegular(filepath.Join(dir, FrameFile))
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	head := make([]byte, len(Magic))
+	if _, err := io.ReadFull(fh, head); err != nil {
+		return false
+	}
+	return IsFrame(head)
+}
+
+// Open opens the contiguous frame file or sparse frame directory at
+// path. Everything structural is checked here (see [Parse]); chunks are
+// decoded on ReadChunk, straight from the mapped file.
+func (format) Open(path string, o array.Options) (array.Source, error) {
+	return Open(path, o)
+}
+
+// Source is an opened frame. Its methods are safe for concurrent use.
+type Source struct {
+	path  string
+	mf    *mapfile.File // the mapped frame file (chunks.b2frame for a sparse frame)
+	frame *Frame
+	arr   *Array
+	size  int64
+	limit int64 // Options.MaxChunkBytes, 0 for none
+}
+
+// Open opens path as a frame; see Format.
+func Open(path string, o array.Options) (*Source, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("b2nd: %w", err)
+	}
+	file := path
+	if st.IsDir() {
+		file = filepath.Join(path, FrameFile)
+	}
+	mf, err := mapfile.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("b2nd: %w", err)
+	}
+	s := &Source{path: path, mf: mf, limit: o.MaxChunkBytes, size: int64(len(mf.Data()))}
+	if err := s.parse(st.IsDir()); err != nil {
+		mf.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// parse parses the mapping (under Guard: the file may shrink meanwhile)
+// and builds the array.
+func (s *Source) parse(sparse bool) error {
+	var err error
+	gerr := s.mf.Guard(func() {
+		if sparse {
+			s.frame, err = parseSparse(s.path, s.mf.Data(), blosc.Decode)
+		} else {
+			s.frame, err = Parse(s.mf.Data(), blosc.Decode)
+		}
+		if err == nil && !sparse {
+			s.size = s.frame.dataLen()
+		}
+	})
+	if gerr != nil {
+		return gerr
+	}
+	if err != nil {
+		return wrapCodec(err)
+	}
+	if len(s.frame.Shape) == 0 {
+		return fmt.Errorf("b2nd: a 0-d array (one element, no axes): rank 0: %w", array.ErrUnsupported)
+	}
+	s.arr, err = newArray(s, datasetName(s.path))
+	return err
+}
+
+// datasetName is the file's stem (its name without the last extension)
+// reduced to [A-Za-z0-9_]; "array" when nothing is left.
+func datasetName(path string) string {
+	base := filepath.Base(filepath.Clean(path))
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	name := strings.Map(func(r rune) rune {
+		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, stem)
+	if strings.Trim(name, "_") == "" {
+		return "array"
+	}
+	return name
+}
+
+// Arrays is the frame's one array.
+func (s *Source) Arrays() []array.Array { return []array.Array{s.arr} }
+
+// Attrs is nil: the frame's attributes (vlmeta) are the array's.
+func (s *Source) Attrs() map[string]string { return nil }
+
+// Close releases the mapping (at the last Release when pinned).
+func (s *Source) Close() error { return s.mf.Close() }
+
+// Acquire pins the source (see array.Pinner).
+func (s *Source) Acquire() error { return s.mf.Acquire() }
+
+// Release undoes one Acquire.
+func (s *Source) Release() { s.mf.Release() }
+
+// CheckUnchanged reports whether the frame file changed on disk since
+// Open (see array.ChangeChecker). For a sparse frame it watches
+// chunks.b2frame; a chunk file replaced under a scan is checked when it
+// is read.
+func (s *Source) CheckUnchanged() error { return s.mf.CheckUnchanged() }
+
+// EvictRange hands the pages of bytes [lo, hi) of the frame file back to
+// the system (see array.Evicter).
+func (s *Source) EvictRange(lo, hi uint64) { s.mf.EvictRange(lo, hi) }
+
+// Describe says what the source is (see array.Describer).
+func (s *Source) Describe() array.Description {
+	return array.Description{Format: "b2nd", Size: s.size, LayoutVersion: s.frame.Version, Footer: "ok"}
+}
+
+// dataLen is the frame's length in bytes.
+func (f *Frame) dataLen() int64 { return int64(len(f.data)) }
