@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,30 @@ func checkGenerated(t *testing.T, dir string, conform func(expectedFile) bool) {
 	t.Helper()
 	files := loadExpected(t, dir)
 	n := checkExpectedDir(t, dir, files, conform)
+	// The frame parser against what make.py's own frame scan recorded.
+	t.Run("frames", func(t *testing.T) {
+		for _, fx := range files {
+			if fx.ExpectError != nil {
+				continue
+			}
+			t.Run(strings.TrimSuffix(fx.File, ".b2nd"), func(t *testing.T) {
+				p := filepath.Join(dir, fx.File)
+				var f *Frame
+				var err error
+				if st, serr := os.Stat(p); serr == nil && st.IsDir() {
+					f, err = ParseDir(p, testDecode)
+				} else if data, rerr := os.ReadFile(p); rerr != nil {
+					t.Fatal(rerr)
+				} else {
+					f, err = Parse(data, testDecode)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkFixture(t, fx.fixture, f)
+			})
+		}
+	})
 	t.Logf("%d of %d generated files checked value by value", n, len(files))
 	if n == 0 {
 		t.Fatalf("no generated file was checked (%d in expected.json)", len(files))

@@ -165,6 +165,27 @@ def main():
         write(f"x_sparse_{i}", "sparse", f"contiguous=False, {dt}",
               drawn(2 + i % 2, 5000, dt, CODECS[i], "shuffle"), sparse=True)
 
+    # Lossy trunc_prec: the expected values are what the file holds.
+    for dt, bits in [("<f4", int(rng.integers(4, 20))), ("<f8", int(rng.integers(8, 45)))]:
+        shape, chunks, blocks = geometry(int(rng.integers(1, 4)), 5000)
+        base.write(f"x_trunc_prec_{np.dtype(dt).name}", "filter", f"trunc_prec({bits}) + shuffle, lossy",
+                   values(shape, dt), chunks, blocks,
+                   base.cparams(filters=[F.TRUNC_PREC, F.SHUFFLE], meta=[bits, 0]),
+                   probes=corners_and_random(shape), lossy=True)
+
+    # Run-of-one-value chunks (blosc2.full) in either byte order, contiguous
+    # and sparse. (blosc2.nans of a big-endian dtype is left out: its NaN
+    # chunks hold little-endian NaN bytes, which python-blosc2 reads as
+    # tiny subnormals.)
+    for i, (dt, v) in enumerate([(">f2", -2.5), (">u8", 2**63 + 5), ("<i8", -(2**62) - 3), ("|b1", True),
+                                 ("<f4", 0.1)]):
+        shape, chunks, blocks = geometry(int(rng.integers(1, 5)), 2000)
+        want = np.full(shape, v, dt)
+        base.constructed(f"x_full_{i}", "special", f"blosc2.full({v!r}, {dt})",
+                         lambda p, c, shape=shape, chunks=chunks, blocks=blocks, dt=dt, v=v: blosc2.full(
+                             shape, v, dtype=dt, chunks=chunks, blocks=blocks, urlpath=p, contiguous=c, mode="w"),
+                         want, probes=corners_and_random(shape), sparse=i % 2 == 1)
+
     # Special and regular chunks mixed, contiguous and sparse.
     for sparse in (False, True):
         shape, chunks, blocks = geometry(3, 4000)
