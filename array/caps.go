@@ -110,3 +110,10 @@ type ZoneMap struct {
 type ZoneMapper interface {
 	ZoneMap(id int64) (ZoneMap, bool)
 }
+
+// DirFormat is a Format whose files may be directories (a Blosc2 sparse
+// frame is a directory of chunk files). SniffDir reports whether the
+// directory dir is one of its files; Open is then given the directory.
+type DirFormat interface {
+	SniffDir(dir string) bool
+}

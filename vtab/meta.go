@@ -24,7 +24,7 @@ type metaKind struct {
 var metaKinds = map[string]*metaKind{
 	"tet_file": {
 		columns: "path TEXT, size INTEGER, layout_version INTEGER, dataset_count INTEGER, footer TEXT, " +
-			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT",
+			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT, format TEXT",
 		rows: func(src *scan.Source, _ *scan.Array, emit *rowSink) {
 			m := src.Attrs()
 			var size, layout, footer, bps, bytes sqlitevt.Value // NULL for a format that does not describe itself
@@ -33,13 +33,13 @@ var metaKinds = map[string]*metaKind{
 				size, layout, footer, bps, bytes = desc.Size, desc.LayoutVersion, desc.Footer, desc.MemoryBudgetBPS, desc.MemoryBudgetBytes
 			}
 			emit.row(src.GivenPath(), size, layout, int64(len(src.Arrays())), footer, bps, bytes,
-				nullable(m, "tool"), nullable(m, "library_version"), nullable(m, "created_at"))
+				nullable(m, "tool"), nullable(m, "library_version"), nullable(m, "created_at"), src.Format().Name())
 		},
 	},
 	"tet_datasets": {
 		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
 			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT, " +
-			"table_name TEXT, agg_table TEXT",
+			"table_name TEXT, agg_table TEXT, format TEXT",
 		byDataset: true,
 		rows: func(src *scan.Source, only *scan.Array, emit *rowSink) {
 			// The tables SetupSQL names for each dataset (see TableNames).
@@ -64,7 +64,7 @@ var metaKinds = map[string]*metaKind{
 				}
 				emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
 					jsonText(ds.Grid()), jsonText(names), ds.Elements(), ds.ChunkCount(), tot.RawBytes, tot.StoredBytes,
-					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg))
+					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg), src.Format().Name())
 			})(src, only, emit)
 		},
 	},
