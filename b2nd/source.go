@@ -101,9 +101,6 @@ func (s *Source) parse(sparse bool) error {
 	if err != nil {
 		return wrapCodec(err)
 	}
-	if len(s.frame.Shape) == 0 {
-		return fmt.Errorf("b2nd: a 0-d array (one element, no axes): rank 0: %w", array.ErrUnsupported)
-	}
 	s.arr, err = newArray(s, datasetName(s.path))
 	return err
 }

@@ -48,7 +48,7 @@ var metaKinds = map[string]*metaKind{
 				tables[t.Dataset] = t
 			}
 			eachDataset(func(a *scan.Array, emit *rowSink) {
-				ds := a.Info()
+				ds := a.FileInfo()
 				names := make([]string, ds.Rank())
 				for i := range names {
 					names[i] = dimName(ds, i)
@@ -72,7 +72,7 @@ var metaKinds = map[string]*metaKind{
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			cols := cellsColumns(ds)
 			for i := 0; i < ds.Rank(); i++ {
 				labeled := int64(0)
@@ -88,7 +88,7 @@ var metaKinds = map[string]*metaKind{
 			"raw_byte_len INTEGER, stored_byte_len INTEGER, codec TEXT",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			r := ds.Rank()
 			coords, start, extent := make([]int64, r), make([]int64, r), make([]int64, r)
 			emit.fail(a.EachStored(emit.sess, func(c array.ChunkInfo) bool {
@@ -130,7 +130,7 @@ var metaKinds = map[string]*metaKind{
 				}
 			}
 			eachDataset(func(a *scan.Array, emit *rowSink) {
-				ds := a.Info()
+				ds := a.FileInfo()
 				for _, k := range sortedKeys(ds.Attrs) {
 					emit.row(ds.Name, k, ds.Attrs[k])
 				}
@@ -141,7 +141,7 @@ var metaKinds = map[string]*metaKind{
 		columns:   "dataset TEXT, dim TEXT, idx INTEGER, label TEXT",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			cols := cellsColumns(ds)
 			for i, labels := range ds.Labels {
 				for j, l := range labels {
