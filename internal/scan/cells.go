@@ -214,11 +214,32 @@ func (c *CellScan) read(id int64) (Chunk, error) {
 			return ch, err
 		}
 	}
-	ch, err := c.r.Read(id, c.buf)
+	var ch Chunk
+	var err error
+	if c.boxRead() {
+		ch, err = c.r.ReadBox(id, c.ch.Lo, c.ch.Hi, c.buf)
+	} else {
+		ch, err = c.r.Read(id, c.buf)
+	}
 	if err == nil && ch.Reusable {
 		c.buf = ch.Data
 	}
 	return ch, err
+}
+
+// boxRead reports whether the current chunk may be read in part: the
+// plan selects a strict sub-box of it, and no value term needs the
+// chunk's statistics (computed over the whole chunk on first need).
+func (c *CellScan) boxRead() bool {
+	if len(c.terms) > 0 {
+		return false
+	}
+	for d, hi := range c.ch.Hi {
+		if c.ch.Lo[d] > 0 || hi < c.ch.Extent[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // skip reports whether chunk id cannot hold a row matching the value
