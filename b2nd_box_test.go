@@ -70,6 +70,15 @@ func TestB2ND_blockPruning(t *testing.T) {
 	if err != nil || len(scans) != 1 || scans[0].ChunksDecoded != 1 || scans[0].BytesDecoded <= 0 || scans[0].BytesDecoded >= chunk/8 {
 		t.Fatalf("point query: %+v %v; want one chunk read, under %d bytes decoded", scans, err, chunk/8)
 	}
+	// A column through five chunks (40×60, blocks 10×20), read ahead by
+	// workers: each decodes the 4 blocks of 12 that the column meets.
+	_, conn = openConn(t, "b2nd/testdata/grid_25_chunks.b2nd?agg_rewrite=false&read_ahead=4")
+	rows := queryRows(t, conn, "SELECT value FROM grid_25_chunks WHERE d1 = 7", 200)
+	scans, err = tetsql.Scans(ctx, conn)
+	want := int64(5 * 4 * 10 * 20 * 4)
+	if err != nil || len(rows) != 200 || len(scans) != 1 || scans[0].ChunksDecoded != 5 || scans[0].BytesDecoded != want {
+		t.Fatalf("column query: %d rows, %+v %v; want 5 chunks read, %d bytes decoded", len(rows), scans, err, want)
+	}
 }
 
 // oneRow runs q and returns its one row as text.

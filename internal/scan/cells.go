@@ -231,11 +231,13 @@ func (c *CellScan) read(id int64) (Chunk, error) {
 // plan selects a strict sub-box of it, and no value term needs the
 // chunk's statistics (computed over the whole chunk on first need).
 func (c *CellScan) boxRead() bool {
-	if len(c.terms) > 0 {
-		return false
-	}
-	for d, hi := range c.ch.Hi {
-		if c.ch.Lo[d] > 0 || hi < c.ch.Extent[d] {
+	return len(c.terms) == 0 && strictBox(c.ch)
+}
+
+// strictBox reports whether the plan selects a strict sub-box of ch.
+func strictBox(ch *planner.Chunk) bool {
+	for d, hi := range ch.Hi {
+		if ch.Lo[d] > 0 || hi < ch.Extent[d] {
 			return true
 		}
 	}
