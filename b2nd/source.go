@@ -91,8 +91,13 @@ func (s *Source) parse(sparse bool) error {
 		} else {
 			s.frame, err = Parse(s.mf.Data(), blosc.Decode)
 		}
-		if err == nil && !sparse {
+		if err == nil {
 			s.size = s.frame.dataLen()
+			for _, c := range s.frame.Chunks {
+				if sparse && c.Kind == ChunkStored {
+					s.size += c.Size // the chunk files
+				}
+			}
 		}
 	})
 	if gerr != nil {
