@@ -337,9 +337,11 @@ func (c Config) Aliases() ([]string, error) {
 	return out, nil
 }
 
-// DefaultAlias derives a schema name from a file path.
+// DefaultAlias derives a schema name from a file path: its name without
+// the extension (.tet, .b2nd, ...), reduced to letters, digits and _.
 func DefaultAlias(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), ".tet")
+	base := filepath.Base(path)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
 	var b strings.Builder
 	for _, r := range base {
 		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {

@@ -2,6 +2,7 @@ package tetsql
 
 import (
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/b2nd"
 	"github.com/tetsql/tetsql/tetcore"
 )
 
@@ -10,4 +11,5 @@ import (
 // whatever the file's name.
 var formats = []array.Format{
 	tetcore.Format,
+	b2nd.Format,
 }

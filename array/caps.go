@@ -110,3 +110,22 @@ type ZoneMap struct {
 type ZoneMapper interface {
 	ZoneMap(id int64) (ZoneMap, bool)
 }
+
+// DirFormat is a Format whose files may be directories (a Blosc2 sparse
+// frame is a directory of chunk files). SniffDir reports whether the
+// directory dir is one of its files; Open is then given the directory.
+type DirFormat interface {
+	SniffDir(dir string) bool
+}
+
+// BoxReader is an Array that can decode part of a chunk: the elements
+// of chunk id inside the chunk-local box [lo, hi) (per axis, within the
+// chunk's edge-trimmed extent). The result is laid out as ReadChunk's,
+// the whole edge-trimmed chunk, but only the elements inside the box are
+// defined; the others hold arbitrary bytes, so the result must never be
+// cached, summarised or handed on as the chunk. decoded is how many bytes
+// the format decoded for it (RawBytes when it decoded the whole chunk,
+// which it may do whenever that is cheaper). dst is used as by ReadChunk.
+type BoxReader interface {
+	ReadChunkBox(id int64, lo, hi []int64, dst []byte) (data []byte, decoded int64, err error)
+}

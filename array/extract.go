@@ -6,6 +6,9 @@ package array
 // returns the result.
 func ExtractChunk(dst, full []byte, shape, start, extent []int64, size int) []byte {
 	r := len(shape)
+	if r == 0 {
+		return append(dst, full[:size]...) // a 0-d array: its one element
+	}
 	// stride[a] = elements per step along axis a in the full array.
 	var stride [MaxRank]int64
 	s := int64(1)

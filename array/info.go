@@ -25,7 +25,7 @@ type Info struct {
 	count int64
 }
 
-// Validate checks the geometry (rank 1..MaxRank, shapes, labels) and that
+// Validate checks the geometry (rank 0..MaxRank — rank 0 is one element in one chunk —, shapes, labels) and that
 // element, chunk and byte counts fit in int64, and caches the derived
 // counts. Formats call it before handing the Info out.
 func (in *Info) Validate() error {
@@ -33,8 +33,8 @@ func (in *Info) Validate() error {
 	switch {
 	case !in.DType.Valid():
 		return fmt.Errorf("array %q: %w: invalid dtype", in.Name, ErrCorrupt)
-	case r == 0 || r > MaxRank:
-		return fmt.Errorf("array %q: %w: rank %d (want 1..%d)", in.Name, ErrUnsupported, r, MaxRank)
+	case r > MaxRank:
+		return fmt.Errorf("array %q: %w: rank %d (want 0..%d)", in.Name, ErrUnsupported, r, MaxRank)
 	case len(in.ChunkShape) != r:
 		return fmt.Errorf("array %q: %w: chunk shape has %d axes, shape %d", in.Name, ErrCorrupt, len(in.ChunkShape), r)
 	case in.DimNames != nil && len(in.DimNames) != r:

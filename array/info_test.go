@@ -20,7 +20,6 @@ func TestValidate_errors(t *testing.T) {
 	}{
 		{"dtype", array.Info{Shape: s(1), ChunkShape: s(1)}, array.ErrCorrupt, "invalid dtype"},
 		{"dtype past f64", array.Info{DType: array.F64 + 1, Shape: s(1), ChunkShape: s(1)}, array.ErrCorrupt, "invalid dtype"},
-		{"rank 0", array.Info{DType: array.U8}, array.ErrUnsupported, "rank 0"},
 		{"rank 9", array.Info{DType: array.U8, Shape: make([]int64, 9), ChunkShape: make([]int64, 9)}, array.ErrUnsupported, "rank 9"},
 		{"chunk rank", array.Info{DType: array.U8, Shape: s(1, 1), ChunkShape: s(1)}, array.ErrCorrupt, "chunk shape has 1 axes"},
 		{"dim names", array.Info{DType: array.U8, Shape: s(1), ChunkShape: s(1), DimNames: []string{"a", "b"}}, array.ErrCorrupt, "2 dim names"},
@@ -138,5 +137,21 @@ func TestHalf_roundTrip(t *testing.T) {
 		if back != uint16(h) {
 			t.Fatalf("%#04x → %g → %#04x", h, f, back)
 		}
+	}
+}
+
+// TestValidate_rank0 checks that a 0-d array (Blosc2 NDim files hold
+// them) is one element in one chunk, with an empty grid.
+func TestValidate_rank0(t *testing.T) {
+	in := array.Info{Name: "x", DType: array.F64}
+	if err := in.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if in.Rank() != 0 || in.Elements() != 1 || in.ChunkCount() != 1 || len(in.Grid()) != 0 {
+		t.Errorf("rank 0: rank %d, %d elements, %d chunks, grid %v", in.Rank(), in.Elements(), in.ChunkCount(), in.Grid())
+	}
+	var start, extent []int64
+	if n := in.ChunkBox(0, start, extent); n != 1 {
+		t.Errorf("ChunkBox(0) = %d elements, want 1", n)
 	}
 }

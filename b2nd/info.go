@@ -16,8 +16,7 @@ import (
 // place in array.Info: it matters only to decoding inside a chunk.
 // Big-endian data is not reflected either: the element bytes of a frame
 // with Layout.BigEndian set must be swapped before being handed out as
-// array data. It fails where array.Info does (rank 0 or above
-// array.MaxRank, for now).
+// array data. It fails where array.Info does (rank above array.MaxRank).
 func (f *Frame) Info(name string) (array.Info, error) {
 	in := array.Info{Name: name, DType: f.DType, Shape: f.Shape, ChunkShape: f.ChunkShape, DimNames: f.DimNames}
 	if len(f.Attrs) > 0 {

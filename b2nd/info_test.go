@@ -1,7 +1,6 @@
 package b2nd
 
 import (
-	"errors"
 	"math"
 	"reflect"
 	"testing"
@@ -27,13 +26,14 @@ func TestInfo(t *testing.T) {
 		!reflect.DeepEqual(in.DimNames, []string{"time", "station", "level"}) || in.ChunkCount() != 8 {
 		t.Errorf("info %+v", in)
 	}
-	// array.Info has no rank 0 yet: the 0-d fixture is refused there.
+	// A 0-d array: one element in one chunk, no axes.
 	f, err = openFixture(t, "rank0.b2nd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Info("rank0"); !errors.Is(err, array.ErrUnsupported) {
-		t.Errorf("rank 0: err = %v, want ErrUnsupported", err)
+	in, err = f.Info("rank0")
+	if err != nil || in.Rank() != 0 || in.Elements() != 1 || in.ChunkCount() != 1 || len(in.Grid()) != 0 {
+		t.Errorf("rank 0: %+v, %v; want one element in one chunk", in, err)
 	}
 }
 

@@ -91,8 +91,13 @@ func (s *Source) parse(sparse bool) error {
 		} else {
 			s.frame, err = Parse(s.mf.Data(), blosc.Decode)
 		}
-		if err == nil && !sparse {
+		if err == nil {
 			s.size = s.frame.dataLen()
+			for _, c := range s.frame.Chunks {
+				if sparse && c.Kind == ChunkStored {
+					s.size += c.Size // the chunk files
+				}
+			}
 		}
 	})
 	if gerr != nil {
@@ -100,9 +105,6 @@ func (s *Source) parse(sparse bool) error {
 	}
 	if err != nil {
 		return wrapCodec(err)
-	}
-	if len(s.frame.Shape) == 0 {
-		return fmt.Errorf("b2nd: a 0-d array (one element, no axes): rank 0: %w", array.ErrUnsupported)
 	}
 	s.arr, err = newArray(s, datasetName(s.path))
 	return err

@@ -164,7 +164,7 @@ func (t *aggTable) Destroy() error { return t.release() }
 // when an item coarsens ('time/5'), the block size of each axis (nil
 // when none does; see parseByItem).
 func (t *aggTable) parseBy(v any) ([]bool, []int64, error) {
-	keep := make([]bool, len(t.dims))
+	keep := make([]bool, t.geom.Rank()) // the engine's axes: a 0-d array's one hidden axis included
 	var coarse []int64
 	s, _ := v.(string)
 	if b, ok := v.([]byte); ok {
@@ -192,7 +192,7 @@ func (t *aggTable) parseBy(v any) ([]bool, []int64, error) {
 			keep[a], found = true, true
 			if k > 1 {
 				if coarse == nil {
-					coarse = make([]int64, len(t.dims))
+					coarse = make([]int64, t.geom.Rank())
 				}
 				coarse[a] = k
 			}

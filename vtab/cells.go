@@ -63,6 +63,9 @@ func newArrayTable(a tableArgs, h *scan.Handle) (arrayTable, []string, error) {
 	t := arrayTable{readOnly: readOnly{a.table}, h: h, arr: arr, info: info, geom: geom,
 		reader: scan.NewReader(arr, qualified, limit), qualified: qualified, dims: cellsColumns(info),
 		session: a.session, conn: a.conn}
+	if arr.Scalar() {
+		t.dims = nil // a 0-d array: the one element has no coordinates
+	}
 	var cols []string
 	for _, d := range t.dims {
 		cols = append(cols, quoteIdent(d)+" INTEGER")

@@ -2,6 +2,7 @@ package vtab_test
 
 import (
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,5 +79,56 @@ func TestFormats_tetListsStoredChunks(t *testing.T) {
 		if _, ok := a.Array.(array.ChunkLister); !ok {
 			t.Errorf("%s: %T is not a array.ChunkLister", a.Info().Name, a.Array)
 		}
+	}
+}
+
+// TestFormats_rank0: a 0-d array is one element with no axis columns in
+// the cells and _agg tables, whose every query agrees with the value, and
+// the metadata tables show its file geometry (ndim 0, shape []).
+func TestFormats_rank0(t *testing.T) {
+	reg := scan.NewRegistry([]array.Format{memformat.Format})
+	sess := vtab.NewSession(reg)
+	db := sql.OpenDB(vtab.Connector{Name: ":memory:", Session: sess})
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	path := filepath.Join(t.TempDir(), "scalar.memarray")
+	body := memformat.Magic + `{"arrays": [{"name": "s", "dtype": "f64", "shape": [], "chunk_shape": [], "values": [-3.25]},
+		{"name": "n", "dtype": "i16", "shape": [], "chunk_shape": [], "values": [7]}]}`
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := reg.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range vtab.SetupSQL("m", path, h.Source(), sess) {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	h.Close()
+	for q, want := range map[string]string{
+		"SELECT * FROM m.s":                                 "-3.25",
+		"SELECT rowid, value FROM m.s":                      "0|-3.25",
+		"SELECT count(*), sum(value) FROM m.s":              "1|-3.25",
+		"SELECT count(*) FROM m.s WHERE value > 0":          "0",
+		"SELECT count(*) FROM m.s WHERE value < 0":          "1",
+		"SELECT value FROM m.s ORDER BY value DESC LIMIT 3": "-3.25",
+		"SELECT * FROM m.n":                                 "7",
+		"SELECT count, sum, min, max, median FROM m.s_agg":  "1|-3.25|-3.25|-3.25|-3.25",
+		"SELECT count FROM m.s_agg WHERE value > 0":         "0",
+		"SELECT count, sum FROM m.n_agg('')":                "1|7",
+		"SELECT ndim, shape, chunk_shape, grid_shape, element_count, chunk_count FROM m.tet_datasets WHERE name = 's'": "0|[]|[]|[]|1|1",
+		"SELECT count(*) FROM m.tet_dims":                                    "0",
+		"SELECT coords, start, extent FROM m.tet_chunks WHERE dataset = 's'": "[]|[]|[]",
+		"SELECT group_concat(name) FROM pragma_table_info('s', 'm')":         "value",
+	} {
+		got := strings.Join(rowsOf(t, db, q), " ")
+		if got != want {
+			t.Errorf("%s: %q, want %q", q, got, want)
+		}
+	}
+	if _, err := db.Exec("SELECT * FROM m.s_agg('d0')"); err == nil || !strings.Contains(err.Error(), "unknown dim") {
+		t.Errorf("grouping a 0-d array by an axis: %v, want unknown dim", err)
 	}
 }

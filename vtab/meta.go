@@ -24,7 +24,7 @@ type metaKind struct {
 var metaKinds = map[string]*metaKind{
 	"tet_file": {
 		columns: "path TEXT, size INTEGER, layout_version INTEGER, dataset_count INTEGER, footer TEXT, " +
-			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT",
+			"memory_budget_bps INTEGER, memory_budget_bytes INTEGER, tool TEXT, library_version TEXT, created_at TEXT, format TEXT",
 		rows: func(src *scan.Source, _ *scan.Array, emit *rowSink) {
 			m := src.Attrs()
 			var size, layout, footer, bps, bytes sqlitevt.Value // NULL for a format that does not describe itself
@@ -33,13 +33,13 @@ var metaKinds = map[string]*metaKind{
 				size, layout, footer, bps, bytes = desc.Size, desc.LayoutVersion, desc.Footer, desc.MemoryBudgetBPS, desc.MemoryBudgetBytes
 			}
 			emit.row(src.GivenPath(), size, layout, int64(len(src.Arrays())), footer, bps, bytes,
-				nullable(m, "tool"), nullable(m, "library_version"), nullable(m, "created_at"))
+				nullable(m, "tool"), nullable(m, "library_version"), nullable(m, "created_at"), src.Format().Name())
 		},
 	},
 	"tet_datasets": {
 		columns: "name TEXT, dtype TEXT, ndim INTEGER, shape TEXT, chunk_shape TEXT, grid_shape TEXT, " +
 			"dim_names TEXT, element_count INTEGER, chunk_count INTEGER, raw_bytes INTEGER, stored_bytes INTEGER, attrs TEXT, " +
-			"table_name TEXT, agg_table TEXT",
+			"table_name TEXT, agg_table TEXT, format TEXT",
 		byDataset: true,
 		rows: func(src *scan.Source, only *scan.Array, emit *rowSink) {
 			// The tables SetupSQL names for each dataset (see TableNames).
@@ -48,7 +48,7 @@ var metaKinds = map[string]*metaKind{
 				tables[t.Dataset] = t
 			}
 			eachDataset(func(a *scan.Array, emit *rowSink) {
-				ds := a.Info()
+				ds := a.FileInfo()
 				names := make([]string, ds.Rank())
 				for i := range names {
 					names[i] = dimName(ds, i)
@@ -64,7 +64,7 @@ var metaKinds = map[string]*metaKind{
 				}
 				emit.row(ds.Name, ds.DType.String(), int64(ds.Rank()), jsonText(ds.Shape), jsonText(ds.ChunkShape),
 					jsonText(ds.Grid()), jsonText(names), ds.Elements(), ds.ChunkCount(), tot.RawBytes, tot.StoredBytes,
-					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg))
+					jsonText(attrs), tables[a].Cells, nullIfEmpty(tables[a].Agg), src.Format().Name())
 			})(src, only, emit)
 		},
 	},
@@ -72,7 +72,7 @@ var metaKinds = map[string]*metaKind{
 		columns:   "dataset TEXT, axis INTEGER, name TEXT, size INTEGER, chunk_size INTEGER, labeled INTEGER",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			cols := cellsColumns(ds)
 			for i := 0; i < ds.Rank(); i++ {
 				labeled := int64(0)
@@ -88,14 +88,14 @@ var metaKinds = map[string]*metaKind{
 			"raw_byte_len INTEGER, stored_byte_len INTEGER, codec TEXT",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			r := ds.Rank()
 			coords, start, extent := make([]int64, r), make([]int64, r), make([]int64, r)
 			emit.fail(a.EachStored(emit.sess, func(c array.ChunkInfo) bool {
 				ds.ChunkCoords(c.ID, coords)
 				ds.ChunkBox(c.ID, start, extent)
 				emit.row(ds.Name, c.ID, jsonText(coords), jsonText(start), jsonText(extent),
-					c.Offset, c.RawBytes, c.StoredBytes, c.Codec)
+					offsetValue(c.Offset), c.RawBytes, c.StoredBytes, c.Codec)
 				return true
 			}))
 		}),
@@ -130,7 +130,7 @@ var metaKinds = map[string]*metaKind{
 				}
 			}
 			eachDataset(func(a *scan.Array, emit *rowSink) {
-				ds := a.Info()
+				ds := a.FileInfo()
 				for _, k := range sortedKeys(ds.Attrs) {
 					emit.row(ds.Name, k, ds.Attrs[k])
 				}
@@ -141,7 +141,7 @@ var metaKinds = map[string]*metaKind{
 		columns:   "dataset TEXT, dim TEXT, idx INTEGER, label TEXT",
 		byDataset: true,
 		rows: eachDataset(func(a *scan.Array, emit *rowSink) {
-			ds := a.Info()
+			ds := a.FileInfo()
 			cols := cellsColumns(ds)
 			for i, labels := range ds.Labels {
 				for j, l := range labels {
@@ -359,6 +359,15 @@ func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { c.t.session.engine().Release(&c.held); return nil }
 
 // nullIfEmpty is s, or NULL for "" (a table that was not created).
+// offsetValue is a chunk's payload offset, NULL when its bytes are not
+// one span of the file (a special chunk, a sparse frame's chunk file).
+func offsetValue(off int64) sqlitevt.Value {
+	if off < 0 {
+		return nil
+	}
+	return off
+}
+
 func nullIfEmpty(s string) sqlitevt.Value {
 	if s == "" {
 		return nil

@@ -102,7 +102,7 @@ func TestParse_errors(t *testing.T) {
 		{"trailing garbage", m + `{} ]`, array.ErrCorrupt, "after"},
 		{"no name", m + `{"arrays": [{"dtype": "u8", "shape": [1], "chunk_shape": [1], "values": [1]}]}`, array.ErrCorrupt, "name"},
 		{"dtype", arr(`, "values": [1, 2], "dtype": "c64"`), array.ErrUnsupported, "dtype"},
-		{"rank 0", m + `{"arrays": [{"name": "a", "dtype": "u8", "shape": [], "chunk_shape": []}]}`, array.ErrUnsupported, "rank"},
+		{"rank 0 without its value", m + `{"arrays": [{"name": "a", "dtype": "u8", "shape": [], "chunk_shape": []}]}`, array.ErrCorrupt, "0 values for 1"},
 		{"rank 9", m + `{"arrays": [{"name": "a", "dtype": "u8", "shape": [1,1,1,1,1,1,1,1,1], "chunk_shape": [1,1,1,1,1,1,1,1,1], "generator": "zeros"}]}`, array.ErrUnsupported, "rank"},
 		{"chunk 0", m + `{"arrays": [{"name": "a", "dtype": "u8", "shape": [2], "chunk_shape": [0], "values": [1, 2]}]}`, array.ErrCorrupt, "chunk size"},
 		{"labels", arr(`, "values": [1, 2], "labels": [["x"]]`), array.ErrCorrupt, "labels"},

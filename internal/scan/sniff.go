@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/tetsql/tetsql/array"
@@ -13,6 +14,9 @@ import (
 // its first array.SniffLen bytes. Only regular files are read (see
 // array.OpenRegular).
 func sniff(formats []array.Format, path string) (array.Format, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return sniffDir(formats, path)
+	}
 	fh, _, err := array.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("tet: %w", err)
@@ -35,4 +39,15 @@ func sniff(formats []array.Format, path string) (array.Format, error) {
 	// Name what was tried: a damaged file of a known format (a .tet file
 	// whose magic was overwritten) lands here too.
 	return nil, fmt.Errorf("tet: %s: %w (its first bytes match none of: %s)", path, array.ErrUnknownFormat, strings.Join(names, ", "))
+}
+
+// sniffDir returns the format whose files can be directories and that
+// recognises the directory at path.
+func sniffDir(formats []array.Format, path string) (array.Format, error) {
+	for _, f := range formats {
+		if d, ok := f.(array.DirFormat); ok && d.SniffDir(path) {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("tet: %s is a directory, not a file of a known format (a Blosc2 sparse frame holds chunks.b2frame): %w", path, array.ErrNotRegular)
 }

@@ -29,6 +29,7 @@ type Source struct {
 // Array is one array of a source, with the engine's state about it.
 type Array struct {
 	array.Array
+	file   array.Array // the file's 0-d array when Array is its 1-d view, else nil
 	src    *Source
 	index  int
 	stats  ChunkStats
@@ -42,7 +43,11 @@ func newSource(src array.Source, f array.Format, path, given string) *Source {
 	s.check, _ = src.(array.ChangeChecker)
 	s.ev, _ = src.(array.Evicter)
 	for i, a := range src.Arrays() {
-		s.arrays = append(s.arrays, &Array{Array: a, src: s, index: i, stats: ChunkStats{m: map[int64]ChunkStat{}}})
+		sa := &Array{Array: a, src: s, index: i, stats: ChunkStats{m: map[int64]ChunkStat{}}}
+		if v, ok := promoteScalar(a); ok {
+			sa.Array, sa.file = v, a
+		}
+		s.arrays = append(s.arrays, sa)
 	}
 	return s
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-// dotVerify checks every attached .tet file with tetcore's Verify and
-// prints one summary line per file plus its findings. It fails when a
+// dotVerify checks every attached file (tetcore's report for .tet files,
+// the format's array.Verifier for others) and prints one summary line per file plus its findings. It fails when a
 // finding is an error.
 func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 	mode := tetcore.VerifyQuick
@@ -65,14 +65,43 @@ func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 // decoding no chunk above the shell's chunk size limit.
 func verifyFile(path string, mode tetcore.VerifyMode, maxChunkBytes int64) (r *tetcore.Report, err error) {
 	err = tetsql.UseFile(path, func(src array.Source) error {
-		f, ok := src.(*tetcore.File)
-		if !ok {
-			return fmt.Errorf("verify: %s is not a .tet file", path)
+		if f, ok := src.(*tetcore.File); ok {
+			r, err = f.VerifyReportLimit(mode, maxChunkBytes)
+			return err
 		}
-		r, err = f.VerifyReportLimit(mode, maxChunkBytes)
+		v, ok := src.(array.Verifier)
+		if !ok {
+			return fmt.Errorf("verify: %s: its format cannot be verified", path)
+		}
+		r, err = verifyOther(src, v, mode == tetcore.VerifyDeep, maxChunkBytes)
 		return err
 	})
 	return r, err
+}
+
+// verifyOther runs a format's own verification and reports it in the
+// shape of tetcore's: a deep check decoded every chunk that has no error
+// finding.
+func verifyOther(src array.Source, v array.Verifier, deep bool, maxChunkBytes int64) (*tetcore.Report, error) {
+	fs, err := v.Verify(deep, maxChunkBytes)
+	if err != nil {
+		return nil, err
+	}
+	r := &tetcore.Report{Datasets: len(src.Arrays())}
+	for _, a := range src.Arrays() {
+		r.Chunks += int(a.Info().ChunkCount())
+	}
+	bad := 0
+	for _, f := range fs {
+		r.Findings = append(r.Findings, tetcore.Finding{Severity: f.Severity, Dataset: f.Array, Chunk: f.Chunk, Message: f.Message})
+		if f.Severity == "error" && f.Chunk != nil {
+			bad++
+		}
+	}
+	if deep {
+		r.DecodedChunks = r.Chunks - bad
+	}
+	return r, nil
 }
 
 // describeSchema prints one line about an attached file: its alias,
