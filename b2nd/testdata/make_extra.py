@@ -165,6 +165,11 @@ def main():
         write(f"x_sparse_{i}", "sparse", f"contiguous=False, {dt}",
               drawn(2 + i % 2, 5000, dt, CODECS[i], "shuffle"), sparse=True)
 
+    # 0-d arrays: one element, no axes.
+    for i, (dt, v) in enumerate([(">u8", 2**64 - 1), ("<f2", -0.0009765625), ("|i1", -128)]):
+        base.write(f"x_rank0_{i}", "rank", f"0-d {dt}", np.array(v, dtype=dt), (), (),
+                   base.cparams(codec=CODECS[i]), sparse=i == 1)
+
     # Lossy trunc_prec: the expected values are what the file holds.
     for dt, bits in [("<f4", int(rng.integers(4, 20))), ("<f8", int(rng.integers(8, 45)))]:
         shape, chunks, blocks = geometry(int(rng.integers(1, 4)), 5000)
