@@ -178,10 +178,18 @@ def main():
                    base.cparams(filters=[F.TRUNC_PREC, F.SHUFFLE], meta=[bits, 0]),
                    probes=corners_and_random(shape), lossy=True)
 
+    # NaN chunks of a big-endian dtype: C-Blosc2 writes the NaN in the
+    # machine's order, so python-blosc2 reads back tiny subnormals. The
+    # expected values are what it reads back; the Go reader must agree.
+    for i, dt in enumerate([">f4", ">f8"]):
+        shape, chunks, blocks = geometry(int(rng.integers(1, 4)), 2000)
+        base.constructed(f"x_nans_be_{i}", "special", f"blosc2.nans({dt}): machine-order NaN bytes",
+                         lambda p, c, shape=shape, chunks=chunks, blocks=blocks, dt=dt: blosc2.nans(
+                             shape, dtype=dt, chunks=chunks, blocks=blocks, urlpath=p, contiguous=c, mode="w"),
+                         None, probes=corners_and_random(shape), sparse=i == 1)
+
     # Run-of-one-value chunks (blosc2.full) in either byte order, contiguous
-    # and sparse. (blosc2.nans of a big-endian dtype is left out: its NaN
-    # chunks hold little-endian NaN bytes, which python-blosc2 reads as
-    # tiny subnormals.)
+    # and sparse.
     for i, (dt, v) in enumerate([(">f2", -2.5), (">u8", 2**63 + 5), ("<i8", -(2**62) - 3), ("|b1", True),
                                  ("<f4", 0.1)]):
         shape, chunks, blocks = geometry(int(rng.integers(1, 5)), 2000)
