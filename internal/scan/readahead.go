@@ -40,17 +40,17 @@ type readAhead struct {
 }
 
 type raSlot struct {
-	id    int64
-	gen   int64
+	id  int64
+	gen int64
 	// box, lo, hi and rank: read only the chunk-local box [lo, hi).
 	box    bool
 	lo, hi [planner.MaxRank]int64
 	rank   int
-	busy  bool // submitted, ready not yet received (scan-owned flag)
-	buf   []byte
-	c     Chunk
-	err   error
-	ready chan struct{} // capacity 1: one signal per job
+	busy   bool // submitted, ready not yet received (scan-owned flag)
+	buf    []byte
+	c      Chunk
+	err    error
+	ready  chan struct{} // capacity 1: one signal per job
 }
 
 // sourcePin counts the holders of a scan's pin on its source: the scan
