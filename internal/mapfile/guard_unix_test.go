@@ -121,6 +121,7 @@ func TestGuard_otherPanicsPass(t *testing.T) {
 			{"File.Guard", f.Guard},
 			{"Guard", func(fn func()) error { return mapfile.Guard(f.Data(), f.Path(), fn) }},
 			{"Guard without data", func(fn func()) error { return mapfile.Guard(nil, "", fn) }},
+			{"FromBytes", mapfile.FromBytes(pattern(10)).Guard},
 		} {
 			func() {
 				defer func() {

@@ -229,3 +229,69 @@ func TestAcquire_concurrent(t *testing.T) {
 		t.Errorf("Acquire after Close: %v", err)
 	}
 }
+
+// TestFromBytes: caller bytes behave as a mapping that cannot fault or
+// change: Guard runs read (no fault conversion, so a panic passes), the
+// change check and eviction do nothing, and pins and Close count as for
+// a mapping.
+func TestFromBytes(t *testing.T) {
+	data := pattern(3 * 4096)
+	f := mapfile.FromBytes(data)
+	if &f.Data()[0] != &data[0] || len(f.Data()) != len(data) || f.Path() != "" {
+		t.Fatalf("Data/Path: %d bytes, %q; want the caller's %d bytes, \"\"", len(f.Data()), f.Path(), len(data))
+	}
+	if got := snapshot(t, f); !bytes.Equal(got, data) {
+		t.Error("Copy differs from the bytes")
+	}
+	if err := f.CheckUnchanged(); err != nil {
+		t.Errorf("CheckUnchanged: %v", err)
+	}
+	f.EvictRange(0, 1<<62)
+	if !bytes.Equal(data, pattern(len(data))) {
+		t.Error("EvictRange changed the caller's bytes")
+	}
+	if f.Released() {
+		t.Error("Released before Close")
+	}
+	if err := f.Acquire(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if f.Released() || !f.Closed() {
+		t.Errorf("Close while pinned: Released %v Closed %v, want false true", f.Released(), f.Closed())
+	}
+	if err := f.Acquire(); !errors.Is(err, array.ErrClosed) || err.Error() != array.ErrClosed.Error() {
+		t.Errorf("Acquire after Close: %v, want ErrClosed (no empty path in the message)", err)
+	}
+	f.Release()
+	if !f.Released() {
+		t.Error("not Released after Close and the last Release")
+	}
+}
+
+// TestReleased follows Released through the life of a mapping.
+func TestReleased(t *testing.T) {
+	f, err := mapfile.Open(writeTemp(t, pattern(10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name     string
+		do       func()
+		released bool
+	}{
+		{"open", func() {}, false},
+		{"pinned", func() { _ = f.Acquire() }, false},
+		{"closed while pinned", func() { f.Close() }, false},
+		{"last pin released", f.Release, true},
+		{"closed again", func() { f.Close() }, true},
+	}
+	for _, s := range steps {
+		s.do()
+		if got := f.Released(); got != s.released {
+			t.Errorf("%s: Released %v, want %v", s.name, got, s.released)
+		}
+	}
+}
