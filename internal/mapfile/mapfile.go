@@ -122,14 +122,6 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Closed reports whether the mapping is gone or going: Close was called
-// and no pin holds it open.
-func (f *File) Closed() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.closed && f.refs == 0
-}
-
 // Released reports whether Close was called and no pin is left: the
 // bytes must not be read any more (for a mapping, they are unmapped).
 func (f *File) Released() bool {
