@@ -19,12 +19,14 @@ type b2ndCell struct {
 }
 
 // TestB2ndSQL_pushdownDifferential: random constraints on the dims of
-// multi-chunk Blosc2 NDim arrays (=, <, <=, >, >=, BETWEEN, IN, indices
-// out of range, sometimes a value term) select the same rows as the same
-// query with every dim written +dim (which SQLite does not offer to the
-// table, so the scan reads everything and SQLite filters) and as Go
-// evaluating the constraints over every element; count, min and max of
-// the selection (answered through the _agg rewrite) agree too.
+// Blosc2 NDim arrays of several chunks (=, <, <=, >, >=, BETWEEN, IN,
+// indices out of range, and sometimes a term on value: >, <=, =,
+// BETWEEN, IN; NaN elements, big-endian, u64 and special chunks among the
+// arrays) select the same rows as the same query with every dim written
+// +dim (which SQLite does not offer to the table, so the scan reads
+// everything and SQLite filters) and as Go evaluating the constraints
+// over every element; count, min and max of the selection (answered
+// through the _agg rewrite) agree too.
 func TestB2ndSQL_pushdownDifferential(t *testing.T) {
 	t.Parallel()
 	for i, tt := range []struct {
@@ -34,7 +36,8 @@ func TestB2ndSQL_pushdownDifferential(t *testing.T) {
 		// fourth query runs unpushed, so that grid_25_chunks (60000
 		// elements) streams few rows (the race detector slows every row).
 		narrow bool
-	}{{"grid_25_chunks.b2nd", 24, true}, {"rank3.b2nd", 80, false}, {"rank4.b2nd", 80, false}, {"dtype_float32.b2nd", 80, false}, {"sparse_frame.b2nd", 80, false}} {
+	}{{"grid_25_chunks.b2nd", 24, true}, {"rank3.b2nd", 80, false}, {"rank4.b2nd", 80, false}, {"dtype_float32.b2nd", 80, false}, {"sparse_frame.b2nd", 80, false},
+		{"dtype_float16.b2nd", 40, false}, {"dtype_be_float64.b2nd", 40, false}, {"dtype_uint64.b2nd", 40, false}, {"special_mixed.b2nd", 40, false}} {
 		name := tt.name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -134,12 +137,23 @@ func randomB2ndTerms(rng *rand.Rand, f *b2ndFixture, all []b2ndCell, narrow bool
 		}
 	}
 	var valuePred func(any) bool
-	if rng.Intn(4) == 0 {
-		// value > an element's value (NULL matches nothing).
-		x := all[rng.Intn(len(all))].value
-		if x != nil {
-			terms = append(terms, fmt.Sprintf("value > %v", x))
-			valuePred = func(v any) bool { return v != nil && toFloat(v) > toFloat(x) }
+	if rng.Intn(3) == 0 {
+		// A term on value against elements' values (NULL matches nothing).
+		x, y := all[rng.Intn(len(all))].value, all[rng.Intn(len(all))].value
+		if x != nil && y != nil {
+			ops := []struct {
+				sql string
+				ok  func(v any) bool
+			}{
+				{fmt.Sprintf("value > %v", x), func(v any) bool { return compareSQL(v, x) > 0 }},
+				{fmt.Sprintf("value <= %v", x), func(v any) bool { return compareSQL(v, x) <= 0 }},
+				{fmt.Sprintf("value = %v", x), func(v any) bool { return compareSQL(v, x) == 0 }},
+				{fmt.Sprintf("value BETWEEN %v AND %v", x, y), func(v any) bool { return compareSQL(v, x) >= 0 && compareSQL(v, y) <= 0 }},
+				{fmt.Sprintf("value IN (%v, %v)", x, y), func(v any) bool { return compareSQL(v, x) == 0 || compareSQL(v, y) == 0 }},
+			}
+			op := ops[rng.Intn(len(ops))]
+			terms = append(terms, op.sql)
+			valuePred = func(v any) bool { return v != nil && op.ok(v) }
 		}
 	}
 	idx := make([]int64, len(f.Shape))
