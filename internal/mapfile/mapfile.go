@@ -122,6 +122,14 @@ func (f *File) Close() error {
 	return nil
 }
 
+// Closed reports whether Close was called (pins may still hold the
+// mapping: see Released).
+func (f *File) Closed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
+
 // Released reports whether Close was called and no pin is left: the
 // bytes must not be read any more (for a mapping, they are unmapped).
 func (f *File) Released() bool {

@@ -64,7 +64,7 @@ func TestOpen_mapsContents(t *testing.T) {
 		if got := snapshot(t, f); !bytes.Equal(got, want) {
 			t.Errorf("%d bytes: mapping differs from the file", n)
 		}
-		if f.Released() {
+		if f.Closed() {
 			t.Errorf("%d bytes: Closed before Close", n)
 		}
 	}
@@ -117,7 +117,7 @@ func TestClose_idempotent(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Errorf("Close #%d: %v", i+1, err)
 		}
-		if !f.Released() {
+		if !f.Closed() {
 			t.Errorf("Closed after Close #%d is false", i+1)
 		}
 	}
@@ -144,7 +144,7 @@ func TestClose_whilePinned(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if !f.Released() {
+	if !f.Closed() {
 		t.Error("Closed is false after Close")
 	}
 	if err := f.Acquire(); !errors.Is(err, array.ErrClosed) {
@@ -259,8 +259,8 @@ func TestFromBytes(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if f.Released() || !f.Released() {
-		t.Errorf("Close while pinned: Released %v Closed %v, want false true", f.Released(), f.Released())
+	if f.Released() || !f.Closed() {
+		t.Errorf("Close while pinned: Released %v Closed %v, want false true", f.Released(), f.Closed())
 	}
 	if err := f.Acquire(); !errors.Is(err, array.ErrClosed) || err.Error() != array.ErrClosed.Error() {
 		t.Errorf("Acquire after Close: %v, want ErrClosed (no empty path in the message)", err)
