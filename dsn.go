@@ -340,6 +340,9 @@ func (c Config) Aliases() ([]string, error) {
 // DefaultAlias derives a schema name from a file path: its name without
 // the extension (.tet, .b2nd, ...), reduced to letters, digits and _.
 func DefaultAlias(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // "." and ".." name the directories they are
+	}
 	base := filepath.Base(path)
 	base = strings.TrimSuffix(base, filepath.Ext(base))
 	var b strings.Builder

@@ -2,7 +2,6 @@ package b2nd
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,18 +27,11 @@ func (format) Name() string { return "b2nd" }
 func (format) Sniff(head []byte) bool { return IsFrame(head) }
 
 // SniffDir reports whether dir is a sparse frame: it holds a regular file
-// chunks.b2frame that starts like a Blosc2 frame.
+// chunks.b2frame. The name is the sparse layout's mark; the file's bytes
+// are left to Open, so that a damaged one is reported as such.
 func (format) SniffDir(dir string) bool {
-	fh, _, err := array.OpenRegular(filepath.Join(dir, FrameFile))
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	head := make([]byte, len(Magic))
-	if _, err := io.ReadFull(fh, head); err != nil {
-		return false
-	}
-	return IsFrame(head)
+	st, err := os.Stat(filepath.Join(dir, FrameFile))
+	return err == nil && st.Mode().IsRegular()
 }
 
 // Open opens the contiguous frame file or sparse frame directory at
@@ -79,6 +71,9 @@ func Open(path string, o array.Options) (*Source, error) {
 	s := &Source{path: path, mf: mf, limit: o.MaxChunkBytes, size: int64(len(mf.Data()))}
 	if err := s.parse(st.IsDir()); err != nil {
 		mf.Close()
+		if st.IsDir() {
+			return nil, err // a sparse frame's errors name its directory
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
@@ -116,7 +111,10 @@ func (s *Source) parse(sparse bool) error {
 // datasetName is the file's stem (its name without the last extension)
 // reduced to [A-Za-z0-9_]; "array" when nothing is left.
 func datasetName(path string) string {
-	base := filepath.Base(filepath.Clean(path))
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // "." names the directory it is
+	}
+	base := filepath.Base(path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	name := strings.Map(func(r rune) rune {
 		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
