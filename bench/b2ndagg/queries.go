@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -52,8 +54,30 @@ func tableName(ctx context.Context, c *sql.Conn) (string, error) {
 	return n, err
 }
 
-// fetch runs q and returns every row.
+// fetch runs q and returns every row. Without an ORDER BY the rows are
+// sorted by their text, since SQL leaves their order to the engine (a
+// day's map comes chunk by chunk, so in another order when the chunks
+// differ).
 func fetch(ctx context.Context, c *sql.Conn, q string) ([][]any, error) {
+	rows, err := fetchRows(ctx, c, q)
+	if err == nil && !strings.Contains(q, "ORDER BY") {
+		slices.SortFunc(rows, func(a, b []any) int { return cmp.Compare(rowText(a), rowText(b)) })
+	}
+	return rows, err
+}
+
+func rowText(r []any) string {
+	var sb strings.Builder
+	for i, v := range r {
+		if i > 0 {
+			sb.WriteByte('\t')
+		}
+		sb.WriteString(text(v))
+	}
+	return sb.String()
+}
+
+func fetchRows(ctx context.Context, c *sql.Conn, q string) ([][]any, error) {
 	rows, err := c.QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
@@ -83,13 +107,7 @@ func fetch(ctx context.Context, c *sql.Conn, q string) ([][]any, error) {
 func digest(rows [][]any) string {
 	h := sha256.New()
 	for _, r := range rows {
-		for i, v := range r {
-			if i > 0 {
-				h.Write([]byte{'\t'})
-			}
-			h.Write([]byte(text(v)))
-		}
-		h.Write([]byte{'\n'})
+		h.Write([]byte(rowText(r) + "\n"))
 	}
 	return fmt.Sprintf("%d rows %s", len(rows), hex.EncodeToString(h.Sum(nil))[:16])
 }

@@ -167,20 +167,19 @@ func writePair(w io.Writer, s *samples, a, b string) {
 	fmt.Fprintln(w)
 }
 
-// answer says whether a's and b's answers to q agreed: both were
-// compared with the first file's (or one of them is the first file).
+// answer says whether a's and b's answers to q agreed: each was compared
+// with the first file's (or is the first file's), and each fresh answer
+// with its file's warm one.
 func answer(s *samples, q, a, b string) string {
 	va, vb := s.checks[q+" "+a], s.checks[q+" "+b]
-	ok := func(v string) bool {
-		return v != "" && !strings.Contains(v, "DIFFER") && (v == "equal" || strings.HasPrefix(v, "reference") || strings.HasPrefix(v, "equal within"))
-	}
+	bad := func(v string) bool { return v == "" || strings.Contains(v, "DIFFER") }
 	switch {
-	case ok(va) && ok(vb) && (va == "equal" || vb == "equal" || strings.HasPrefix(va, "reference") || strings.HasPrefix(vb, "reference")):
-		return "equal"
-	case ok(va) && ok(vb):
+	case bad(va) || bad(vb):
+		return "**" + va + " / " + vb + "**"
+	case strings.HasPrefix(va, "equal within") || strings.HasPrefix(vb, "equal within"):
 		return "equal within 1e-9"
 	}
-	return "**" + va + " / " + vb + "**"
+	return "equal"
 }
 
 // writeAll lists every file's medians, the file sizes and the SQL.
