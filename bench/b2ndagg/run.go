@@ -72,11 +72,13 @@ func cmdRun(args []string) error {
 		fmt.Fprintf(out, "query\t%s\t%s\n", q.key, strings.ReplaceAll(q.sql, "{P99}", p99))
 		var ref [][]any
 		for i, f := range files {
-			rows, err := fetch(ctx, f.conn, bind(q.sql, f.table, p99))
+			sq := bind(q.sql, f.table, p99)
+			rows, err := fetch(ctx, f.conn, sq)
 			if err != nil {
 				return fmt.Errorf("%s on %s: %w", q.key, f.name, err)
 			}
-			f.digest[q.key] = digest(rows)
+			f.digest[q.key] = digest(sq, rows)
+			rows = sorted(sq, rows)
 			if i == 0 {
 				ref = rows
 				fmt.Fprintf(out, "check\t%s\t%s\treference (%s)\n", q.key, f.name, f.digest[q.key])
@@ -226,6 +228,6 @@ func cmdOne(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Println(digest(rows))
+	fmt.Println(digest(fs.Arg(1), rows))
 	return nil
 }
