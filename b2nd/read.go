@@ -70,6 +70,9 @@ func (a *Array) decode(id int64, out []byte, extent []int64) error {
 		return nil
 	case ChunkNaN:
 		fillNaN(out, f.Typesize)
+		if f.BigEndian {
+			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
+		}
 		return nil
 	}
 	if f.Sparse {
@@ -99,7 +102,10 @@ func (a *Array) decodeStored(out, src []byte, extent []int64) error {
 	}
 	switch {
 	case h.Special == blosc.SpecialNaN:
-		fillNaN(out, f.Typesize) // already little-endian: no swap
+		fillNaN(out, f.Typesize)
+		if f.BigEndian {
+			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
+		}
 		return nil
 	case h.Special == blosc.SpecialZeros || h.Special == blosc.SpecialUninit:
 		clear(out)
@@ -125,7 +131,11 @@ func (a *Array) decodeStored(out, src []byte, extent []int64) error {
 }
 
 // fillNaN fills b with little-endian quiet NaNs of width ts (4 or 8, as
-// the index check allows for NaN chunks).
+// the index check allows for NaN chunks). C-Blosc2 writes a NaN chunk in
+// the machine's byte order whatever the array's, so in a big-endian
+// array the reference library (and python-blosc2) reads back the swapped
+// bytes, a tiny subnormal, not NaN; this reader swaps them the same way,
+// so both give the same values.
 func fillNaN(b []byte, ts int64) {
 	switch ts {
 	case 4:

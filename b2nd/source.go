@@ -44,7 +44,10 @@ func (format) SniffDir(dir string) bool {
 
 // Open opens the contiguous frame file or sparse frame directory at
 // path. Everything structural is checked here (see [Parse]); chunks are
-// decoded on ReadChunk, straight from the mapped file.
+// decoded on ReadChunk, straight from the mapped file. The format's
+// default chunk limit (Options.MaxChunkBytes 0) is none beyond the
+// frame's own: a chunk's size is a 31-bit header field checked against
+// the metalayer at Open.
 func (format) Open(path string, o array.Options) (array.Source, error) {
 	return Open(path, o)
 }
@@ -91,8 +94,13 @@ func (s *Source) parse(sparse bool) error {
 		} else {
 			s.frame, err = Parse(s.mf.Data(), blosc.Decode)
 		}
-		if err == nil && !sparse {
+		if err == nil {
 			s.size = s.frame.dataLen()
+			for _, c := range s.frame.Chunks {
+				if sparse && c.Kind == ChunkStored {
+					s.size += c.Size // the chunk files
+				}
+			}
 		}
 	})
 	if gerr != nil {

@@ -95,7 +95,7 @@ var metaKinds = map[string]*metaKind{
 				ds.ChunkCoords(c.ID, coords)
 				ds.ChunkBox(c.ID, start, extent)
 				emit.row(ds.Name, c.ID, jsonText(coords), jsonText(start), jsonText(extent),
-					c.Offset, c.RawBytes, c.StoredBytes, c.Codec)
+					offsetValue(c.Offset), c.RawBytes, c.StoredBytes, c.Codec)
 				return true
 			}))
 		}),
@@ -359,6 +359,15 @@ func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { c.t.session.engine().Release(&c.held); return nil }
 
 // nullIfEmpty is s, or NULL for "" (a table that was not created).
+// offsetValue is a chunk's payload offset, NULL when its bytes are not
+// one span of the file (a special chunk, a sparse frame's chunk file).
+func offsetValue(off int64) sqlitevt.Value {
+	if off < 0 {
+		return nil
+	}
+	return off
+}
+
 func nullIfEmpty(s string) sqlitevt.Value {
 	if s == "" {
 		return nil

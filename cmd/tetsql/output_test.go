@@ -252,3 +252,37 @@ func processUmask() int {
 	syscall.Umask(u)
 	return u
 }
+
+// TestBinary_outputInSparseFrame: a Blosc2 sparse frame is a directory
+// read from the files in it; an output naming one of them is refused and
+// the file stays as it was, while a new file beside them is allowed.
+func TestBinary_outputInSparseFrame(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "sp.b2nd")
+	os.Mkdir(dir, 0o755)
+	src := filepath.Join("..", "..", "b2nd", "testdata", "sparse_frame.b2nd")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		copyFile(t, filepath.Join(src, e.Name()), filepath.Join(dir, e.Name()))
+	}
+	chunk := filepath.Join(dir, "00000000.chunk")
+	orig, err := os.ReadFile(chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runBin(t, dir, "", "-o", chunk, dir, "SELECT count(*) FROM sp")
+	if code != 1 || !strings.Contains(errs, "is an input of this session") {
+		t.Errorf("output over a chunk file: exit %d, stderr %q", code, errs)
+	}
+	sameContent(t, chunk, orig, "chunk file")
+	out := filepath.Join(dir, "count.csv")
+	if code, _, errs := runBin(t, dir, "", "-o", out, dir, "SELECT count(*) FROM sp"); code != 0 {
+		t.Fatalf("new output beside the chunks: exit %d, %s", code, errs)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "99") {
+		t.Errorf("count.csv: %q %v", b, err)
+	}
+}

@@ -214,11 +214,34 @@ func (c *CellScan) read(id int64) (Chunk, error) {
 			return ch, err
 		}
 	}
-	ch, err := c.r.Read(id, c.buf)
+	var ch Chunk
+	var err error
+	if c.boxRead() {
+		ch, err = c.r.ReadBox(id, c.ch.Lo, c.ch.Hi, c.buf)
+	} else {
+		ch, err = c.r.Read(id, c.buf)
+	}
 	if err == nil && ch.Reusable {
 		c.buf = ch.Data
 	}
 	return ch, err
+}
+
+// boxRead reports whether the current chunk may be read in part: the
+// plan selects a strict sub-box of it, and no value term needs the
+// chunk's statistics (computed over the whole chunk on first need).
+func (c *CellScan) boxRead() bool {
+	return len(c.terms) == 0 && strictBox(c.ch)
+}
+
+// strictBox reports whether the plan selects a strict sub-box of ch.
+func strictBox(ch *planner.Chunk) bool {
+	for d, hi := range ch.Hi {
+		if ch.Lo[d] > 0 || hi < ch.Extent[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // skip reports whether chunk id cannot hold a row matching the value

@@ -21,6 +21,8 @@ type folder struct {
 	// per-axis runs of the current chunk, chunk-local, with the compact
 	// position of each run's first index
 	runs [planner.MaxRank][]localRun
+	// boxLo and boxHi hold the box the runs span (see box).
+	boxLo, boxHi [planner.MaxRank]int64
 
 	// The chunk being folded, kept here rather than in locals so that
 	// folding a chunk allocates nothing (guarded runs fold under
@@ -99,7 +101,13 @@ func (f *folder) chunk(id int64) error {
 		f.stats.ChunksSkipped++
 		return nil
 	}
-	c, err := f.r.Read(id, f.buf)
+	var c Chunk
+	var err error
+	if lo, hi, ok := f.box(w, r); ok {
+		c, err = f.r.ReadBox(id, lo, hi, f.buf)
+	} else {
+		c, err = f.r.Read(id, f.buf)
+	}
 	if err != nil {
 		return err
 	}
@@ -185,6 +193,24 @@ func (f *folder) fullChunk(w *work, r int) bool {
 		}
 	}
 	return true
+}
+
+// box returns the chunk-local box bounding the selected runs when it is
+// a strict part of the chunk and may be read alone: without value terms,
+// whose handling summarises the whole chunk on first need.
+func (f *folder) box(w *work, r int) (lo, hi []int64, ok bool) {
+	if len(f.spec.Terms) > 0 || f.fullChunk(w, r) {
+		return nil, nil, false
+	}
+	lo, hi = f.boxLo[:r], f.boxHi[:r]
+	for d := 0; d < r; d++ {
+		runs := f.runs[d]
+		lo[d], hi[d] = runs[0].lo, runs[0].hi
+		for _, run := range runs[1:] {
+			lo[d], hi[d] = min(lo[d], run.lo), max(hi[d], run.hi)
+		}
+	}
+	return lo, hi, true
 }
 
 // foldWhole folds a wholly selected chunk and keeps its statistics for

@@ -54,6 +54,10 @@ type Chunk struct {
 	// cached nor in place): it may be passed back to Read to decode the
 	// next chunk into.
 	Reusable bool
+	// Partial reports a chunk read by ReadBox whose elements outside the
+	// box are undefined, and Decoded how many bytes that read decoded.
+	Partial bool
+	Decoded int64
 }
 
 // Read reads chunk id, decoding into buf when it has the capacity. The
@@ -99,6 +103,40 @@ func (r *Reader) Read(id int64, buf []byte) (Chunk, error) {
 	return c, nil
 }
 
+// ReadBox reads the elements of chunk id inside the chunk-local box
+// [lo, hi): from the cache when it holds the chunk, else through the
+// format's array.BoxReader, which may decode only the parts of the chunk
+// the box touches (Chunk.Partial: the other elements are undefined, so
+// such a chunk is never cached or summarised). A format without it reads
+// the whole chunk, as Read.
+func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
+	a := r.a
+	br, ok := a.Array.(array.BoxReader)
+	if !ok {
+		return r.Read(id, buf)
+	}
+	ci, ok := a.Chunk(id)
+	if !ok {
+		return Chunk{}, r.errorf(id, "%w", array.ErrMissingChunk)
+	}
+	c := Chunk{Info: ci}
+	if !ci.InPlace && ci.RawBytes > r.limit {
+		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", ci.RawBytes, array.ErrTooLarge, r.limit)
+	}
+	if cc := a.src.cache.Load(); cc != nil && !ci.InPlace && cc.fits(ci.RawBytes) {
+		if data, ok := cc.get(cacheKey{a, id}); ok {
+			c.Data, c.Hit = data, true
+			return c, nil
+		}
+	}
+	data, decoded, err := br.ReadChunkBox(id, lo, hi, buf)
+	if err != nil {
+		return c, fmt.Errorf("tet: %s: %w", r.table, err)
+	}
+	c.Data, c.Reusable, c.Partial, c.Decoded = data, true, decoded < ci.RawBytes, decoded
+	return c, nil
+}
+
 // errorf is an error about chunk id: "tet: TABLE: dataset "A" chunk
 // [COORDS]: …".
 func (r *Reader) errorf(id int64, format string, args ...any) error {
@@ -119,6 +157,8 @@ func (s *ScanStats) Count(c *Chunk) {
 	switch {
 	case c.Hit:
 		s.CacheHits++
+	case c.Partial:
+		s.BytesDecoded += c.Decoded
 	case !c.Info.InPlace:
 		s.BytesDecoded += c.Info.RawBytes
 	}

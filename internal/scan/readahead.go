@@ -36,16 +36,21 @@ type readAhead struct {
 	pin       *sourcePin
 	r         Reader
 	skip      func(id int64) bool // the scan's chunk skipping
+	boxes     bool                // chunks may be read in part (see CellScan.boxRead)
 }
 
 type raSlot struct {
-	id    int64
-	gen   int64
-	busy  bool // submitted, ready not yet received (scan-owned flag)
-	buf   []byte
-	c     Chunk
-	err   error
-	ready chan struct{} // capacity 1: one signal per job
+	id  int64
+	gen int64
+	// box, lo, hi and rank: read only the chunk-local box [lo, hi).
+	box    bool
+	lo, hi [planner.MaxRank]int64
+	rank   int
+	busy   bool // submitted, ready not yet received (scan-owned flag)
+	buf    []byte
+	c      Chunk
+	err    error
+	ready  chan struct{} // capacity 1: one signal per job
 }
 
 // sourcePin counts the holders of a scan's pin on its source: the scan
@@ -84,7 +89,7 @@ func (c *CellScan) startReadAhead(offset int64) {
 		}
 		c.ra = ra
 	}
-	ra.skip = c.skip
+	ra.skip, ra.boxes = c.skip, len(c.terms) == 0
 	ra.ahead.Reset(c.plan)
 	if _, ok := ra.ahead.NextSkip(offset); !ok {
 		return
@@ -163,7 +168,8 @@ func (ra *readAhead) refill() {
 			return
 		}
 		ra.pending = false
-		id := ra.ahead.Chunk().ID
+		ch := ra.ahead.Chunk()
+		id := ch.ID
 		if ra.skip != nil && ra.skip(id) {
 			continue // the scan skips it too
 		}
@@ -173,6 +179,9 @@ func (ra *readAhead) refill() {
 		}
 		s := ra.slots[(ra.next+ra.queued)%len(ra.slots)]
 		s.id, s.gen, s.busy = id, ra.gen.Load(), true
+		s.box, s.rank = ra.boxes && strictBox(ch), len(ch.Lo)
+		copy(s.lo[:], ch.Lo)
+		copy(s.hi[:], ch.Hi)
 		ra.queued++
 		if ra.workers < ra.parallel {
 			ra.workers++
@@ -240,7 +249,11 @@ func raRead(s *raSlot, r *Reader) {
 		}
 	}()
 	PanicPoint("read-ahead worker")
-	s.c, s.err = r.Read(s.id, s.buf)
+	if s.box {
+		s.c, s.err = r.ReadBox(s.id, s.lo[:s.rank], s.hi[:s.rank], s.buf)
+	} else {
+		s.c, s.err = r.Read(s.id, s.buf)
+	}
 	if s.err == nil && s.c.Reusable {
 		s.buf = s.c.Data
 	}

@@ -1,6 +1,9 @@
 package blosc
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Kind names how the chunk is stored, for listings and statistics: the
 // special kinds "zeros", "nan", "uninit" and "value", "memcpy" for a
@@ -28,4 +31,11 @@ func (h Header) Kind() string {
 		return "codec format " + strconv.Itoa(int(h.Codec))
 	}
 	return codecName(c)
+}
+
+// NeedsBlock0 reports whether decoding a block other than the first
+// alone (DecodeBlock) needs the restored block 0: the delta filter
+// encodes every block against it.
+func (h Header) NeedsBlock0() bool {
+	return h.Special == SpecialNone && !h.Memcpyed && slices.Contains(h.Filters[:], filterDelta)
 }

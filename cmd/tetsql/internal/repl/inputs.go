@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // errOutputIsInput is the error of an output file (-o, .output, .once)
@@ -92,8 +93,11 @@ func (s *Shell) checkNotInput(path string) error {
 	if err != nil {
 		return fmt.Errorf("output %s: %w", path, err)
 	}
+	dir, _ := os.Stat(filepath.Dir(path))
 	for _, in := range ins {
-		if os.SameFile(fi, in.fi) {
+		// An input that is a directory (a Blosc2 sparse frame) is read
+		// from the files in it.
+		if os.SameFile(fi, in.fi) || (in.fi.IsDir() && dir != nil && os.SameFile(dir, in.fi)) {
 			return fmt.Errorf("output %s %w (%s); choose another output file", path, errOutputIsInput, in.what)
 		}
 	}
