@@ -35,7 +35,7 @@ func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int6
 		b, err := a.ReadChunk(id, dst)
 		return b, int64(len(b)), err
 	}
-	if a.src.mf.Closed() {
+	if a.src.mf.Released() {
 		return nil, 0, fmt.Errorf("b2nd: %s: %w", a.src.path, array.ErrClosed)
 	}
 	out := dst[:0]

@@ -133,6 +133,7 @@ func TestParseDir_malformed(t *testing.T) {
 	}{
 		{"missing chunk file", func(dir string) error { return os.Remove(filepath.Join(dir, "00000004.chunk")) }, "00000004.chunk"},
 		{"chunk file cut", func(dir string) error { return os.Truncate(filepath.Join(dir, "00000001.chunk"), 40) }, "cbytes"},
+		{"chunk file empty", func(dir string) error { return os.Truncate(filepath.Join(dir, "00000001.chunk"), 0) }, "chunk header needs 16 bytes, 0 available"},
 		{"chunk file grown", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, "00000002.chunk"), make([]byte, 4096), 0o644)
 		}, "chunk"},

@@ -41,7 +41,7 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 	if id < 0 || id >= int64(len(f.Chunks)) {
 		return nil, fmt.Errorf("b2nd: %s: chunk %d outside the grid of %d: %w", a.info.Name, id, len(f.Chunks), array.ErrMissingChunk)
 	}
-	if a.src.mf.Closed() {
+	if a.src.mf.Released() {
 		return nil, fmt.Errorf("b2nd: %s: %w", a.src.path, array.ErrClosed)
 	}
 	if lim := a.src.limit; lim > 0 && f.ChunkSize > lim {

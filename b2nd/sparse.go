@@ -80,7 +80,9 @@ func (f *Frame) statChunk(n int64) (int64, error) {
 	}
 	var head [32]byte
 	k, err := io.ReadFull(fh, head[:])
-	if err != nil && err != io.ErrUnexpectedEOF {
+	// A short or empty file is left to checkDataChunk, which reports the
+	// missing header bytes as corrupt (ReadFull says io.EOF for 0 bytes).
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return 0, fmt.Errorf("chunk file %s: %w", fh.Name(), err)
 	}
 	ch, err := f.checkDataChunk(head[:k], st.Size())

@@ -5,12 +5,13 @@ import (
 	"sync"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/mapfile"
 )
 
 // File is an opened .tet file. Its methods are safe for concurrent use.
 type File struct {
-	path string
-	data []byte // the whole file (a mapping or caller bytes)
+	mf   *mapfile.File // the mapping or the caller's bytes: guarded reads, pins, Close
+	data []byte        // mf.Data(): the whole file
 	opts options
 
 	// LayoutVersion is the superblock's layout_version (always 1).
@@ -41,19 +42,10 @@ type File struct {
 	zoneOnce    sync.Once
 	zones       []map[int64]array.ZoneMap
 	zoneProblem string
-
-	ident    fileIdent // what Open mapped, see CheckUnchanged
-	statPath string    // absolute path, for CheckUnchanged
-	mapped   bool      // data is a file mapping (reads can fault, see Guard)
-
-	mu     sync.Mutex
-	refs   int
-	closed bool
-	unmap  func() error
 }
 
 // Path is the path the file was opened from ("" for Parse).
-func (f *File) Path() string { return f.path }
+func (f *File) Path() string { return f.mf.Path() }
 
 // Size is the file length in bytes.
 func (f *File) Size() int64 { return int64(len(f.data)) }
@@ -77,59 +69,16 @@ func (f *File) Dataset(name string) (*Dataset, error) {
 // with ErrChanged once the file on disk is no longer the one mapped (see
 // CheckUnchanged): every statement that reads the file pins it first, so
 // no statement starts on a mapping of a replaced or rewritten file.
-func (f *File) Acquire() error {
-	if err := f.CheckUnchanged(); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
-		return ErrClosed
-	}
-	f.refs++
-	return nil
-}
+func (f *File) Acquire() error { return prefixed(f.mf.Acquire()) }
 
 // Release undoes one Acquire; the last Release after Close unmaps.
-func (f *File) Release() {
-	f.mu.Lock()
-	f.refs--
-	release := f.closed && f.refs == 0
-	f.mu.Unlock()
-	if release {
-		f.doUnmap()
-	}
-}
+func (f *File) Release() { f.mf.Release() }
 
 // Close marks the file closed; the mapping is released at once, or when
 // the last Acquire is released. Slices obtained from the file must not be
 // used after that. Close is idempotent.
-func (f *File) Close() error {
-	f.mu.Lock()
-	if f.closed {
-		f.mu.Unlock()
-		return nil
-	}
-	f.closed = true
-	release := f.refs == 0
-	f.mu.Unlock()
-	if release {
-		return f.doUnmap()
-	}
-	return nil
-}
+func (f *File) Close() error { return f.mf.Close() }
 
-func (f *File) doUnmap() error {
-	if f.unmap == nil {
-		return nil
-	}
-	u := f.unmap
-	f.unmap = nil
-	return u()
-}
-
-func (f *File) isClosed() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.closed && f.refs == 0
-}
+// isClosed reports whether the data is released: Close was called and
+// no pin is left.
+func (f *File) isClosed() bool { return f.mf.Released() }

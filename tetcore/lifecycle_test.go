@@ -172,3 +172,54 @@ func TestReadChunk_rawViewAsBuf(t *testing.T) {
 		t.Fatalf("mapped: %d %v", len(out), err)
 	}
 }
+
+// TestParse_lifecycle: a file parsed from the caller's bytes has no
+// mapping, so Guard runs the read bare (a panic passes), it never
+// changes and has nothing to evict, and yet pins and Close work as for
+// an opened file.
+func TestParse_lifecycle(t *testing.T) {
+	t.Parallel()
+	s := buildSample(t, true)
+	data := s.clone()
+	f, err := tetcore.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Path() != "" || f.Size() != int64(len(data)) {
+		t.Fatalf("path %q size %d", f.Path(), f.Size())
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "bare" {
+				t.Errorf("Guard: recovered %v, want the read's own panic", r)
+			}
+		}()
+		_ = f.Guard(func() { panic("bare") })
+	}()
+	if err := f.CheckUnchanged(); err != nil {
+		t.Errorf("CheckUnchanged: %v", err)
+	}
+	f.EvictRange(0, 1<<62)
+	if !bytes.Equal(data, s.data) {
+		t.Fatal("EvictRange changed the caller's bytes")
+	}
+	checkContents(t, f, s)
+	if err := f.Acquire(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Acquire(); !errors.Is(err, tetcore.ErrClosed) {
+		t.Errorf("Acquire after Close: %v", err)
+	}
+	checkContents(t, f, s) // still pinned
+	f.Release()
+	ds := f.Datasets[0]
+	if _, err := f.ReadChunk(ds, &ds.Chunks()[0], nil); !errors.Is(err, tetcore.ErrClosed) {
+		t.Errorf("ReadChunk after the last Release: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}

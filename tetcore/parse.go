@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/tetsql/tetsql/internal/mapfile"
 )
 
 var le = binary.LittleEndian
@@ -13,11 +15,18 @@ var le = binary.LittleEndian
 // refers to data without copying it; data must stay unchanged while the
 // File is in use.
 func Parse(data []byte, opts ...Option) (*File, error) {
+	return parse(mapfile.FromBytes(data), opts)
+}
+
+// parse validates and indexes the bytes of mf, a mapping (Open) or the
+// caller's bytes (Parse).
+func parse(mf *mapfile.File, opts []Option) (*File, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{data: data, opts: o, byName: map[string]*Dataset{}}
+	data := mf.Data()
+	f := &File{mf: mf, data: data, opts: o, byName: map[string]*Dataset{}}
 	if err := f.parseSuperblock(); err != nil {
 		return nil, err
 	}

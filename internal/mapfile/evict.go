@@ -10,9 +10,13 @@ func (f *File) EvictRange(lo, hi uint64) {
 	if f.unmap == nil {
 		return
 	}
+	hi = min(hi, uint64(len(f.data)))
+	if lo >= hi {
+		return // also keeps the rounding up of lo from wrapping around
+	}
 	page := uint64(pageSize)
 	lo = (lo + page - 1) / page * page
-	hi = min(hi, uint64(len(f.data))) / page * page
+	hi = hi / page * page
 	if hi <= lo {
 		return
 	}

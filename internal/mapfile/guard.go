@@ -22,6 +22,10 @@ import (
 // a read faults. Other panics pass through unchanged. read must not start
 // goroutines that read the mapping: the guard is per goroutine.
 func (f *File) Guard(read func()) error {
+	if !f.mapped {
+		read() // caller bytes (FromBytes) or an empty file: nothing can fault
+		return nil
+	}
 	return Guard(f.data, f.path, read)
 }
 

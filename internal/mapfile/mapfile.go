@@ -25,6 +25,7 @@ type File struct {
 	statPath string // absolute: a later chdir must not make the file look changed
 	ident    ident
 	data     []byte // nil for an empty file
+	mapped   bool   // data is a mapping (reads can fault); false for FromBytes
 
 	mu     sync.Mutex
 	refs   int
@@ -51,16 +52,26 @@ func Open(path string) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mmap %s: %w", path, err)
 		}
-		f.data, f.unmap = m, m.Unmap
+		f.data, f.unmap, f.mapped = m, m.Unmap, true
 	}
 	return f, nil
+}
+
+// FromBytes is a File over bytes the caller holds, for a format that
+// parses a file already in memory with the same code as a mapped one.
+// Nothing is mapped: Guard and Copy run bare (the bytes cannot fault),
+// CheckUnchanged reports nil, EvictRange does nothing and Path is "".
+// Pins and Close behave as for a mapping, so Released reports when the
+// bytes must no longer be read.
+func FromBytes(data []byte) *File {
+	return &File{data: data}
 }
 
 // Data is the mapped bytes. Read them only under Guard (or through Copy),
 // and not after Close unless a pin is held.
 func (f *File) Data() []byte { return f.data }
 
-// Path is the path the file was opened with.
+// Path is the path the file was opened with ("" for FromBytes).
 func (f *File) Path() string { return f.path }
 
 // Acquire pins the mapping: it stays valid until the matching Release,
@@ -74,6 +85,9 @@ func (f *File) Acquire() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
+		if f.path == "" {
+			return array.ErrClosed
+		}
 		return fmt.Errorf("%s: %w", f.path, array.ErrClosed)
 	}
 	f.refs++
@@ -108,9 +122,17 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Closed reports whether the mapping is gone or going: Close was called
-// and no pin holds it open.
+// Closed reports whether Close was called (pins may still hold the
+// mapping: see Released).
 func (f *File) Closed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
+
+// Released reports whether Close was called and no pin is left: the
+// bytes must not be read any more (for a mapping, they are unmapped).
+func (f *File) Released() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.closed && f.refs == 0
