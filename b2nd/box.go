@@ -77,7 +77,7 @@ func (a *Array) decodeBlocks(out, src []byte, extent, blo, bhi []int64, want int
 		return 0, wrapCodec(err)
 	}
 	if h.Special != blosc.SpecialNone {
-		return int64(len(out)), a.decodeStored(out, src, extent)
+		return int64(len(out)), a.decodeStored(out, int64(len(out)), src, extent)
 	}
 	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
 		return 0, fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // TestReadChunkBox: on every fixture, random boxes of every chunk read
@@ -108,5 +109,58 @@ func TestReadChunkBox_bad(t *testing.T) {
 	}
 	if _, _, err := a.ReadChunkBox(-1, []int64{0, 0}, []int64{1, 1}, nil); !errors.Is(err, array.ErrMissingChunk) {
 		t.Errorf("chunk -1: %v, want ErrMissingChunk", err)
+	}
+}
+
+// TestReadChunk_paths: whatever path ReadChunk takes (straight into the
+// result when the box comes first in the decoded chunk, memcpyed chunks
+// from the mapping, the scratch buffer otherwise), every chunk equals
+// the slow path: the whole chunk decoded, then re-ordered block by block.
+func TestReadChunk_paths(t *testing.T) {
+	direct := 0
+	for _, fx := range loadFixtures(t) {
+		if fx.ExpectError != nil {
+			continue
+		}
+		src, err := Open(filepath.Join("testdata", fx.File), array.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, f := src.arr, src.frame
+		in := a.Info()
+		r := in.Rank()
+		start, extent := make([]int64, r), make([]int64, r)
+		for id := range in.ChunkCount() {
+			n := in.ChunkBox(id, start, extent) * f.Typesize
+			if f.Chunks[id].Kind != ChunkStored {
+				continue
+			}
+			if a.geo.inOrder(extent) {
+				direct++
+			}
+			raw, err := f.ReadChunk(int(id))
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := make([]byte, f.ChunkSize)
+			if err := blosc.Decode(whole, raw); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]byte, n)
+			a.geo.reorder(want, whole, extent)
+			if f.BigEndian {
+				swapBytes(want, f.Typesize)
+			}
+			for _, dst := range [][]byte{nil, make([]byte, 0, n), make([]byte, 0, f.ChunkSize+7)} {
+				got, err := a.ReadChunk(id, dst)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%s chunk %d (dst cap %d): %v, differs from the slow path", fx.File, id, cap(dst), err)
+				}
+			}
+		}
+		src.Close()
+	}
+	if direct == 0 {
+		t.Error("no chunk took the direct path")
 	}
 }

@@ -50,20 +50,32 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 	var start, extent [array.MaxRank]int64
 	r := a.info.Rank()
 	n := a.info.ChunkBox(id, start[:r], extent[:r]) * f.Typesize
-	out := dst[:0]
-	if int64(cap(dst)) < n {
-		out = make([]byte, n)
+	// A chunk whose box comes first in its decoded bytes (inOrder) is
+	// decoded straight into the result, which then needs room for the
+	// whole decoded chunk.
+	room := n
+	if f.Chunks[id].Kind == ChunkStored && a.geo.inOrder(extent[:r]) {
+		room = f.ChunkSize
 	}
-	out = out[:n]
-	if err := a.decode(id, out, extent[:r]); err != nil {
+	out := dst[:0]
+	if int64(cap(dst)) < room {
+		out = make([]byte, room)
+	}
+	out = out[:room]
+	if err := a.decode(id, out, n, extent[:r]); err != nil {
 		return nil, fmt.Errorf("b2nd: %s: chunk %d: %w", a.info.Name, id, err)
 	}
+	out = out[:n]
 	return out, nil
 }
 
-// decode fills out, the box of chunk id of the given extent.
-func (a *Array) decode(id int64, out []byte, extent []int64) error {
+// decode fills out[:n], the box of chunk id of the given extent; out is
+// longer (the whole decoded chunk) when the box is in order (inOrder).
+func (a *Array) decode(id int64, out []byte, n int64, extent []int64) error {
 	f := a.src.frame
+	if f.Chunks[id].Kind != ChunkStored {
+		out = out[:n]
+	}
 	switch f.Chunks[id].Kind {
 	case ChunkZeros, ChunkUninit:
 		clear(out)
@@ -80,18 +92,18 @@ func (a *Array) decode(id int64, out []byte, extent []int64) error {
 		if err != nil {
 			return err
 		}
-		return a.decodeStored(out, src, extent)
+		return a.decodeStored(out, n, src, extent)
 	}
 	c := f.Chunks[id]
 	var err error
-	if gerr := a.src.mf.Guard(func() { err = a.decodeStored(out, f.data[c.Offset:c.Offset+c.Size], extent) }); gerr != nil {
+	if gerr := a.src.mf.Guard(func() { err = a.decodeStored(out, n, f.data[c.Offset:c.Offset+c.Size], extent) }); gerr != nil {
 		return gerr
 	}
 	return err
 }
 
-// decodeStored decodes the Blosc2 chunk src into out.
-func (a *Array) decodeStored(out, src []byte, extent []int64) error {
+// decodeStored decodes the Blosc2 chunk src into out[:n] (see decode).
+func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) error {
 	f := a.src.frame
 	h, err := blosc.ParseHeader(src)
 	if err != nil {
@@ -100,6 +112,9 @@ func (a *Array) decodeStored(out, src []byte, extent []int64) error {
 	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
 		return fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
 	}
+	inOrder := int64(len(out)) == f.ChunkSize && a.geo.inOrder(extent)
+	whole := out
+	out = out[:n]
 	switch {
 	case h.Special == blosc.SpecialNaN:
 		fillNaN(out, f.Typesize)
@@ -110,8 +125,8 @@ func (a *Array) decodeStored(out, src []byte, extent []int64) error {
 	case h.Special == blosc.SpecialZeros || h.Special == blosc.SpecialUninit:
 		clear(out)
 		return nil
-	case a.geo.inOrder(extent):
-		if err := blosc.Decode(out, src); err != nil {
+	case inOrder:
+		if err := blosc.Decode(whole, src); err != nil {
 			return wrapCodec(err)
 		}
 	case h.Memcpyed:

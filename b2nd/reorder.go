@@ -18,30 +18,28 @@ type geometry struct {
 	block      []int64 // block shape
 	bgrid      []int64 // blocks per axis of a chunk
 	blockBytes int64   // bytes per block, padding included
-	// whole is set when a chunk is one block exactly (block shape ==
-	// chunk shape): a full chunk is then already in array order.
-	whole bool
 }
 
 func newGeometry(l *Layout, ts int64) geometry {
-	g := geometry{ts: ts, chunk: l.ChunkShape, block: l.BlockShape, bgrid: make([]int64, len(l.ChunkShape)), whole: true}
+	g := geometry{ts: ts, chunk: l.ChunkShape, block: l.BlockShape, bgrid: make([]int64, len(l.ChunkShape))}
 	g.blockBytes = ts
 	for d := range g.chunk {
 		g.bgrid[d] = ceilDiv(g.chunk[d], g.block[d])
 		g.blockBytes *= g.block[d]
-		g.whole = g.whole && g.block[d] == g.chunk[d]
 	}
 	return g
 }
 
-// inOrder reports whether a decoded chunk whose box has this extent is
-// already in array order: one block covering a full chunk.
+// inOrder reports whether a decoded chunk whose box has this extent
+// starts with the box's elements in array order: every block spans the
+// chunk along all axes but the first, and the box spans the chunk along
+// them too. Blocks then follow one another down the first axis, so the
+// box is the decoded chunk's first bytes (the rest is padding along the
+// first axis, and padding blocks). Blosc2's default blocks for a large
+// chunk are often of this kind (a few rows of the first axis).
 func (g *geometry) inOrder(extent []int64) bool {
-	if !g.whole {
-		return false
-	}
-	for d, e := range extent {
-		if e != g.chunk[d] {
+	for d := 1; d < len(extent); d++ {
+		if g.block[d] != g.chunk[d] || extent[d] != g.chunk[d] {
 			return false
 		}
 	}
@@ -54,6 +52,10 @@ func (g *geometry) inOrder(extent []int64) bool {
 // across trailing axes that a block covers entirely in both layouts.
 func (g *geometry) reorder(out, dec []byte, extent []int64) {
 	r := len(extent)
+	if r == 0 {
+		copy(out, dec) // a 0-d array: one element
+		return
+	}
 	var bidx, origin, valid, e [array.MaxRank]int64
 	// outStride and blkStride are the element strides per axis in the
 	// box and in a block.
