@@ -64,14 +64,11 @@ type Chunk struct {
 // error names the table, the array and the chunk.
 func (r *Reader) Read(id int64, buf []byte) (Chunk, error) {
 	a := r.a
-	ci, ok := a.Chunk(id)
-	if !ok {
-		return Chunk{}, r.errorf(id, "%w", array.ErrMissingChunk)
+	c, err := r.entry(id)
+	if err != nil {
+		return c, err
 	}
-	c := Chunk{Info: ci}
-	if !ci.InPlace && ci.RawBytes > r.limit {
-		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", ci.RawBytes, array.ErrTooLarge, r.limit)
-	}
+	ci := c.Info
 	cc := a.src.cache.Load()
 	if cc == nil || ci.InPlace || !cc.fits(ci.RawBytes) {
 		data, err := a.ReadChunk(id, buf)
@@ -115,14 +112,11 @@ func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
 	if !ok {
 		return r.Read(id, buf)
 	}
-	ci, ok := a.Chunk(id)
-	if !ok {
-		return Chunk{}, r.errorf(id, "%w", array.ErrMissingChunk)
+	c, err := r.entry(id)
+	if err != nil {
+		return c, err
 	}
-	c := Chunk{Info: ci}
-	if !ci.InPlace && ci.RawBytes > r.limit {
-		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", ci.RawBytes, array.ErrTooLarge, r.limit)
-	}
+	ci := c.Info
 	if cc := a.src.cache.Load(); cc != nil && !ci.InPlace && cc.fits(ci.RawBytes) {
 		if data, ok := cc.get(cacheKey{a, id}); ok {
 			c.Data, c.Hit = data, true
@@ -134,6 +128,19 @@ func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
 		return c, fmt.Errorf("tet: %s: %w", r.table, err)
 	}
 	c.Data, c.Reusable, c.Partial, c.Decoded = data, true, decoded < ci.RawBytes, decoded
+	return c, nil
+}
+
+// entry looks chunk id up and checks it against the table's limit.
+func (r *Reader) entry(id int64) (Chunk, error) {
+	ci, ok := r.a.Chunk(id)
+	if !ok {
+		return Chunk{}, r.errorf(id, "%w", array.ErrMissingChunk)
+	}
+	c := Chunk{Info: ci}
+	if !ci.InPlace && ci.RawBytes > r.limit {
+		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", ci.RawBytes, array.ErrTooLarge, r.limit)
+	}
 	return c, nil
 }
 
