@@ -27,10 +27,6 @@ type Message struct {
 	// metadata frame in force except "base" (so "_extra_", "_reserved_"
 	// and any unknown key); never nil.
 	Metadata map[string]any
-	// Base is the per-object metadata as the metadata frame holds it,
-	// before preceder frames are merged in (Object.Metadata has the
-	// merged entries); it may be shorter than Objects.
-	Base []any
 	// Objects are the message's data objects in order.
 	Objects []Object
 
@@ -166,17 +162,17 @@ func (m *Message) applyMetadata(meta map[string]any, preceders map[int]map[strin
 	if m.Metadata == nil {
 		m.Metadata = map[string]any{}
 	}
-	m.Base, _ = meta["base"].([]any)
-	if len(m.Base) > len(m.Objects) {
+	base, _ := meta["base"].([]any)
+	if len(base) > len(m.Objects) {
 		return fmt.Errorf("metadata base has %d entries for %d data objects: %w",
-			len(m.Base), len(m.Objects), array.ErrCorrupt)
+			len(base), len(m.Objects), array.ErrCorrupt)
 	}
 	for i := range m.Objects {
 		entry := map[string]any{}
-		if i < len(m.Base) {
-			e, ok := m.Base[i].(map[string]any)
+		if i < len(base) {
+			e, ok := base[i].(map[string]any)
 			if !ok {
-				return fmt.Errorf("metadata base[%d] is a %T, not a map: %w", i, m.Base[i], array.ErrCorrupt)
+				return fmt.Errorf("metadata base[%d] is a %T, not a map: %w", i, base[i], array.ErrCorrupt)
 			}
 			for k, v := range e {
 				entry[k] = v
