@@ -50,6 +50,11 @@ func (o *Object) where() string {
 }
 
 func (o *Object) decode(dst []byte, limit int64) ([]byte, error) {
+	// The hash first: a damaged descriptor reads as damage, not as an
+	// unsupported dtype or codec.
+	if err := o.verifyHash(); err != nil {
+		return nil, err
+	}
 	t, err := o.Type()
 	if err != nil {
 		return nil, err
@@ -64,9 +69,6 @@ func (o *Object) decode(dst []byte, limit int64) ([]byte, error) {
 	size := n * int64(t.Size()) // n ≤ MaxInt64/16: no overflow
 	if size > limit {
 		return nil, fmt.Errorf("decodes to %d bytes, above the limit of %d: %w", size, limit, array.ErrTooLarge)
-	}
-	if err := o.verifyHash(); err != nil {
-		return nil, err
 	}
 	info := dtypes[o.DType]
 	packed := o.Encoding == "simple_packing"

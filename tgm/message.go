@@ -87,6 +87,9 @@ func (m *Message) parse(post int) error {
 		case FrameDataObject:
 			o, err := parseObject(m.data, fr, len(m.Objects))
 			if err != nil {
+				if herr := fr.checkHash(m.data); herr != nil {
+					err = herr // the damage, rather than what it did to the descriptor
+				}
 				return fmt.Errorf("data object %d (frame at offset %d): %w", len(m.Objects), fr.Offset, err)
 			}
 			if havePend {
