@@ -249,3 +249,19 @@ func TestDecodeRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestCodecNames(t *testing.T) {
+	for _, c := range []struct {
+		d    map[string]any
+		want string
+	}{
+		{desc([]int{1}, "int8"), "raw"},
+		{desc([]int{1}, "int8", "filter", "shuffle", "compression", "lz4"), "shuffle+lz4"},
+		{desc([]int{1}, "float64", "encoding", "simple_packing", "filter", "none", "compression", "zstd"), "simple_packing+zstd"},
+	} {
+		o := oneObject(t, c.d, []byte{1})
+		if o.Codec() != c.want || o.StoredBytes() != 1 {
+			t.Errorf("Codec %q StoredBytes %d, want %q 1", o.Codec(), o.StoredBytes(), c.want)
+		}
+	}
+}

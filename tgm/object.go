@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 
 	"github.com/tetsql/tetsql/array"
 )
@@ -221,4 +222,23 @@ func (o *Object) locate(d map[string]any, region []byte) error {
 		}
 	}
 	return nil
+}
+
+// StoredBytes is the size of the object's encoded payload in the file
+// (without its descriptor and mask blobs).
+func (o *Object) StoredBytes() int64 { return int64(len(o.payload)) }
+
+// Codec names the stages that stored the payload, joined by "+" in the
+// order they were applied ("simple_packing+shuffle+zstd"), or "raw".
+func (o *Object) Codec() string {
+	var s []string
+	for _, st := range []string{o.Encoding, o.Filter, o.Compression} {
+		if st != "none" && st != "" {
+			s = append(s, st)
+		}
+	}
+	if len(s) == 0 {
+		return "raw"
+	}
+	return strings.Join(s, "+")
 }
