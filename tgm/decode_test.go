@@ -12,7 +12,7 @@ import (
 
 // oneObject scans a message holding one object with descriptor desc and
 // payload region region, and returns the object.
-func oneObject(t *testing.T, desc map[string]any, region []byte) *Object {
+func oneObject(t testing.TB, desc map[string]any, region []byte) *Object {
 	t.Helper()
 	f, err := Scan(message([]tframe{objectFrame(t, desc, region, true)}, false, 0))
 	if err != nil {
@@ -31,7 +31,7 @@ func desc(shape []int, dtype string, kv ...any) map[string]any {
 }
 
 // zstdOf compresses b as one zstd frame.
-func zstdOf(t *testing.T, b []byte) []byte {
+func zstdOf(t testing.TB, b []byte) []byte {
 	enc, err := zstd.NewWriter(nil)
 	if err != nil {
 		t.Fatal(err)
