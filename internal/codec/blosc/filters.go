@@ -77,26 +77,19 @@ func unbitshuffle(dst, src []byte, es int, version uint8, scratch []byte) {
 		planes = scratch[:m8*es]
 	}
 	rowLen := m8 / 8
-	var x [8]uint64
 	for b := 0; b < es; b++ {
 		rows := src[8*b*rowLen : 8*(b+1)*rowLen]
 		plane := planes[b*m8 : (b+1)*m8]
 		j := 0
-		// Eight groups at a time: the 8 rows' next 8 bytes, transposed
-		// as bytes, give for each group the 8x8 bit matrix whose
-		// transpose holds its 8 elements' byte b.
+		// Eight groups at a time: the 8 rows' next 8 bytes hold bit k
+		// (row k) of byte b of 64 elements; transposing the bits in each
+		// byte lane gives words whose lane g is element 8g+i's byte b
+		// (word i), and transposing those bytes puts the 64 elements'
+		// byte b in order.
 		for ; j+8 <= rowLen; j += 8 {
-			for k := range x {
-				x[k] = binary.LittleEndian.Uint64(rows[k*rowLen+j:])
-			}
-			transposeBytes8(&x)
-			d := plane[8*j : 8*j+64]
-			for g, v := range x {
-				if v != 0 {
-					v = transpose8(v)
-				}
-				binary.LittleEndian.PutUint64(d[8*g:], v)
-			}
+			x0, x1, x2, x3, x4, x5, x6, x7 := transposeBitLanes(load8(rows, j, rowLen))
+			x0, x1, x2, x3, x4, x5, x6, x7 = transposeBytes8(x0, x1, x2, x3, x4, x5, x6, x7)
+			put8(plane[8*j:], x0, x1, x2, x3, x4, x5, x6, x7)
 		}
 		for ; j < rowLen; j++ {
 			var v uint64

@@ -12,7 +12,6 @@ import (
 
 const (
 	lo8  = 0x0101010101010101 // one in every byte lane
-	hi8  = 0x8080808080808080 // the top bit of every byte lane
 	m8x  = 0x00FF00FF00FF00FF // the even bytes
 	m16x = 0x0000FFFF0000FFFF // the even 16-bit lanes
 )
@@ -79,11 +78,10 @@ func unshuffle4(dst, src []byte, m int) {
 	}
 }
 
-// transposeBytes8 transposes the 8x8 byte matrix whose row r is x[r] and
+// transposeBytes8 transposes the 8x8 byte matrix whose row r is xr and
 // whose column c is byte c (little-endian) of each row, by swapping the
 // off-diagonal 4x4, 2x2 and 1x1 blocks.
-func transposeBytes8(x *[8]uint64) {
-	x0, x1, x2, x3, x4, x5, x6, x7 := x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]
+func transposeBytes8(x0, x1, x2, x3, x4, x5, x6, x7 uint64) (y0, y1, y2, y3, y4, y5, y6, y7 uint64) {
 	x0, x4 = swap32(x0, x4)
 	x1, x5 = swap32(x1, x5)
 	x2, x6 = swap32(x2, x6)
@@ -96,7 +94,54 @@ func transposeBytes8(x *[8]uint64) {
 	x2, x3 = swap8(x2, x3)
 	x4, x5 = swap8(x4, x5)
 	x6, x7 = swap8(x6, x7)
-	x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = x0, x1, x2, x3, x4, x5, x6, x7
+	return x0, x1, x2, x3, x4, x5, x6, x7
+}
+
+// swapBits exchanges, in every byte lane, the bits of a whose index has
+// bit s set with the bits of b whose index has it clear (mask selects
+// the latter): one step of an 8x8 bit transpose done on 8 lanes at once.
+func swapBits(a, b uint64, s uint, mask uint64) (uint64, uint64) {
+	t := (a>>s ^ b) & mask
+	return a ^ t<<s, b ^ t
+}
+
+// transposeBitLanes transposes, in each of the 8 byte lanes, the 8x8 bit
+// matrix whose row k is that byte of xk and whose column i is bit i.
+func transposeBitLanes(x0, x1, x2, x3, x4, x5, x6, x7 uint64) (y0, y1, y2, y3, y4, y5, y6, y7 uint64) {
+	const m4, m2, m1 = 0x0F0F0F0F0F0F0F0F, 0x3333333333333333, 0x5555555555555555
+	x0, x4 = swapBits(x0, x4, 4, m4)
+	x1, x5 = swapBits(x1, x5, 4, m4)
+	x2, x6 = swapBits(x2, x6, 4, m4)
+	x3, x7 = swapBits(x3, x7, 4, m4)
+	x0, x2 = swapBits(x0, x2, 2, m2)
+	x1, x3 = swapBits(x1, x3, 2, m2)
+	x4, x6 = swapBits(x4, x6, 2, m2)
+	x5, x7 = swapBits(x5, x7, 2, m2)
+	x0, x1 = swapBits(x0, x1, 1, m1)
+	x2, x3 = swapBits(x2, x3, 1, m1)
+	x4, x5 = swapBits(x4, x5, 1, m1)
+	x6, x7 = swapBits(x6, x7, 1, m1)
+	return x0, x1, x2, x3, x4, x5, x6, x7
+}
+
+// put8 stores eight words at d[0:64].
+func put8(d []byte, x0, x1, x2, x3, x4, x5, x6, x7 uint64) {
+	d = d[:64]
+	binary.LittleEndian.PutUint64(d[0:], x0)
+	binary.LittleEndian.PutUint64(d[8:], x1)
+	binary.LittleEndian.PutUint64(d[16:], x2)
+	binary.LittleEndian.PutUint64(d[24:], x3)
+	binary.LittleEndian.PutUint64(d[32:], x4)
+	binary.LittleEndian.PutUint64(d[40:], x5)
+	binary.LittleEndian.PutUint64(d[48:], x6)
+	binary.LittleEndian.PutUint64(d[56:], x7)
+}
+
+// load8 loads the words at src[i], src[i+step], ..., src[i+7*step].
+func load8(src []byte, i, step int) (x0, x1, x2, x3, x4, x5, x6, x7 uint64) {
+	le := binary.LittleEndian
+	return le.Uint64(src[i:]), le.Uint64(src[i+step:]), le.Uint64(src[i+2*step:]), le.Uint64(src[i+3*step:]),
+		le.Uint64(src[i+4*step:]), le.Uint64(src[i+5*step:]), le.Uint64(src[i+6*step:]), le.Uint64(src[i+7*step:])
 }
 
 // unshuffle8 undoes the shuffle of m 8-byte elements, 8 at a time: the
@@ -104,16 +149,9 @@ func transposeBytes8(x *[8]uint64) {
 // 8 elements.
 func unshuffle8(dst, src []byte, m int) {
 	i := 0
-	var x [8]uint64
 	for ; i+8 <= m; i += 8 {
-		for b := range x {
-			x[b] = binary.LittleEndian.Uint64(src[b*m+i:])
-		}
-		transposeBytes8(&x)
-		d := dst[8*i : 8*i+64]
-		for k, v := range x {
-			binary.LittleEndian.PutUint64(d[8*k:], v)
-		}
+		x0, x1, x2, x3, x4, x5, x6, x7 := transposeBytes8(load8(src, i, m))
+		put8(dst[8*i:], x0, x1, x2, x3, x4, x5, x6, x7)
 	}
 	for ; i < m; i++ {
 		for b := 0; b < 8; b++ {
@@ -133,30 +171,30 @@ func unshuffleAny(dst, src []byte, m, es int) {
 	}
 }
 
-// addBytes adds a and b lane by lane (mod 256 in each byte).
-func addBytes(a, b uint64) uint64 {
-	return ((a &^ hi8) + (b &^ hi8)) ^ ((a ^ b) & hi8)
-}
-
 // prefixSumBytes replaces row by its running sum mod 256, starting from 0,
-// eight bytes at a time: a lane-wise prefix sum in three doubling steps,
-// plus the previous word's last sum broadcast to every lane.
+// eight bytes at a time. The even and odd bytes of a word are spread to
+// 16-bit lanes, where multiplying by lo16 sums every lane into the lanes
+// above it without carrying out of them (4*255 < 65536); byte 2i of the
+// result is then E[i] + O[i-1] and byte 2i+1 is E[i] + O[i]. The running
+// sum acc is carried as one byte, so the loop's dependency chain is a
+// single add.
 func prefixSumBytes(row []byte) {
-	var acc uint64 // the running sum so far, in every lane
+	const lo16 = 0x0001000100010001
+	var acc byte
 	i := 0
 	for ; i+8 <= len(row); i += 8 {
 		v := binary.LittleEndian.Uint64(row[i:])
-		v = addBytes(v, v<<8)
-		v = addBytes(v, v<<16)
-		v = addBytes(v, v<<32)
-		v = addBytes(v, acc)
+		e := (v & m8x) * lo16
+		o := (v >> 8 & m8x) * lo16
+		next := acc + byte((e+o)>>48)
+		e += uint64(acc) * lo16
+		v = (e+o<<16)&m8x | (e+o)&m8x<<8
 		binary.LittleEndian.PutUint64(row[i:], v)
-		acc = (v >> 56) * lo8
+		acc = next
 	}
-	s := byte(acc)
 	for ; i < len(row); i++ {
-		s += row[i]
-		row[i] = s
+		acc += row[i]
+		row[i] = acc
 	}
 }
 

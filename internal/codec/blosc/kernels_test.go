@@ -132,11 +132,30 @@ func TestTransposeBytes8(t *testing.T) {
 			x[r] |= uint64(r*8+c) << (8 * c)
 		}
 	}
-	transposeBytes8(&x)
+	x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = transposeBytes8(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
 	for r := range x {
 		for c := 0; c < 8; c++ {
 			if got := byte(x[r] >> (8 * c)); got != byte(c*8+r) {
 				t.Fatalf("row %d col %d = %d, want %d", r, c, got, c*8+r)
+			}
+		}
+	}
+}
+
+func TestTransposeBitLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var x [8]uint64
+	for k := range x {
+		x[k] = r.Uint64()
+	}
+	var y [8]uint64
+	y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7] = transposeBitLanes(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
+	for lane := 0; lane < 8; lane++ {
+		for k := 0; k < 8; k++ {
+			for i := 0; i < 8; i++ {
+				if x[k]>>(8*lane+i)&1 != y[i]>>(8*lane+k)&1 {
+					t.Fatalf("lane %d: bit %d of row %d not at bit %d of row %d", lane, i, k, k, i)
+				}
 			}
 		}
 	}
