@@ -39,11 +39,11 @@ func unshuffle(dst, src []byte, es int) {
 	}
 	switch es {
 	case 2:
-		unshuffle2(dst, src, m)
+		unshuffle2(dst, src, m, unshuffleSIMD(dst, src, m, es))
 	case 4:
-		unshuffle4(dst, src, m)
+		unshuffle4(dst, src, m, unshuffleSIMD(dst, src, m, es))
 	case 8:
-		unshuffle8(dst, src, m)
+		unshuffle8(dst, src, m, unshuffleSIMD(dst, src, m, es))
 	default:
 		unshuffleAny(dst, src, m, es)
 	}

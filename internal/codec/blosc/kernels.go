@@ -36,12 +36,12 @@ func swap32(a, b uint64) (uint64, uint64) {
 	return a ^ t<<32, b ^ t
 }
 
-// unshuffle2 undoes the shuffle of m 2-byte elements, 8 at a time: the
+// unshuffle2 undoes the shuffle of the m 2-byte elements from element i
+// on, 8 at a time: the
 // two rows' next 8 bytes are interleaved byte by byte, then the 16-bit
 // pairs put back in element order.
-func unshuffle2(dst, src []byte, m int) {
+func unshuffle2(dst, src []byte, m, i int) {
 	r0, r1 := src[:m], src[m:2*m]
-	i := 0
 	for ; i+8 <= m; i += 8 {
 		a, b := swap8(binary.LittleEndian.Uint64(r0[i:]), binary.LittleEndian.Uint64(r1[i:]))
 		// a holds elements 0 2 4 6, b elements 1 3 5 7.
@@ -56,12 +56,12 @@ func unshuffle2(dst, src []byte, m int) {
 	}
 }
 
-// unshuffle4 undoes the shuffle of m 4-byte elements, 8 at a time: the
+// unshuffle4 undoes the shuffle of the m 4-byte elements from element i
+// on, 8 at a time: the
 // 4x8 byte matrix of the rows' next 8 bytes is transposed by swapping
 // bytes, then 16-bit pairs, between rows.
-func unshuffle4(dst, src []byte, m int) {
+func unshuffle4(dst, src []byte, m, i int) {
 	r0, r1, r2, r3 := src[:m], src[m:2*m], src[2*m:3*m], src[3*m:4*m]
-	i := 0
 	for ; i+8 <= m; i += 8 {
 		a, b := swap8(binary.LittleEndian.Uint64(r0[i:]), binary.LittleEndian.Uint64(r1[i:]))
 		c, e := swap8(binary.LittleEndian.Uint64(r2[i:]), binary.LittleEndian.Uint64(r3[i:]))
@@ -144,11 +144,11 @@ func load8(src []byte, i, step int) (x0, x1, x2, x3, x4, x5, x6, x7 uint64) {
 		le.Uint64(src[i+4*step:]), le.Uint64(src[i+5*step:]), le.Uint64(src[i+6*step:]), le.Uint64(src[i+7*step:])
 }
 
-// unshuffle8 undoes the shuffle of m 8-byte elements, 8 at a time: the
+// unshuffle8 undoes the shuffle of the m 8-byte elements from element i
+// on, 8 at a time: the
 // eight rows' next 8 bytes form an 8x8 byte matrix whose transpose is the
 // 8 elements.
-func unshuffle8(dst, src []byte, m int) {
-	i := 0
+func unshuffle8(dst, src []byte, m, i int) {
 	for ; i+8 <= m; i += 8 {
 		x0, x1, x2, x3, x4, x5, x6, x7 := transposeBytes8(load8(src, i, m))
 		put8(dst[8*i:], x0, x1, x2, x3, x4, x5, x6, x7)

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package blosc
+
+// unshuffleSIMD does nothing without the amd64 kernels: the word kernels
+// of kernels.go undo the whole shuffle.
+func unshuffleSIMD(dst, src []byte, m, es int) int { return 0 }
