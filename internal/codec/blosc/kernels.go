@@ -171,7 +171,8 @@ func unshuffleAny(dst, src []byte, m, es int) {
 	}
 }
 
-// prefixSumBytes replaces row by its running sum mod 256, starting from 0,
+// prefixSumBytes replaces row by its running sum mod 256, starting from 0:
+// the leading bytes with the SIMD kernel where there is one, the rest
 // eight bytes at a time. The even and odd bytes of a word are spread to
 // 16-bit lanes, where multiplying by lo16 sums every lane into the lanes
 // above it without carrying out of them (4*255 < 65536); byte 2i of the
@@ -180,8 +181,7 @@ func unshuffleAny(dst, src []byte, m, es int) {
 // single add.
 func prefixSumBytes(row []byte) {
 	const lo16 = 0x0001000100010001
-	var acc byte
-	i := 0
+	i, acc := prefixSumSIMD(row)
 	for ; i+8 <= len(row); i += 8 {
 		v := binary.LittleEndian.Uint64(row[i:])
 		e := (v & m8x) * lo16

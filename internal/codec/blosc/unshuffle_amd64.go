@@ -2,7 +2,8 @@
 
 package blosc
 
-// The SSE2 unshuffles of unshuffle_amd64.s. Each undoes the shuffle of
+// The SSE2 unshuffles of unshuffle_amd64.s and the byte prefix sum of
+// prefix_amd64.s. Each undoes the shuffle of
 // the first groups*16 elements (groups*8 for unshuffle8SSE2) of a block
 // of m elements; the caller has checked that they lie inside dst and src.
 
@@ -42,4 +43,17 @@ func unshuffleSIMD(dst, src []byte, m, es int) int {
 		}
 	}
 	return 0
+}
+
+//go:noescape
+func prefixSumSSE2(p *byte, groups int) uint64
+
+// prefixSumSIMD replaces the leading multiple of 16 bytes of row by their
+// running sum mod 256 and returns how many bytes it did and the last sum.
+func prefixSumSIMD(row []byte) (int, byte) {
+	g := len(row) / 16
+	if g == 0 {
+		return 0, 0
+	}
+	return 16 * g, byte(prefixSumSSE2(&row[0], g))
 }
