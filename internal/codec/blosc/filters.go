@@ -80,7 +80,7 @@ func unbitshuffle(dst, src []byte, es int, version uint8, scratch []byte) {
 	for b := 0; b < es; b++ {
 		rows := src[8*b*rowLen : 8*(b+1)*rowLen]
 		plane := planes[b*m8 : (b+1)*m8]
-		j := 0
+		j := bitTransposeSIMD(plane, rows, rowLen)
 		// Eight groups at a time: the 8 rows' next 8 bytes hold bit k
 		// (row k) of byte b of 64 elements; transposing the bits in each
 		// byte lane gives words whose lane g is element 8g+i's byte b

@@ -2,8 +2,8 @@
 
 package blosc
 
-// The SSE2 unshuffles of unshuffle_amd64.s and the byte prefix sum of
-// prefix_amd64.s. Each undoes the shuffle of
+// The SSE2 kernels: the unshuffles of unshuffle_amd64.s, the byte prefix
+// sum of prefix_amd64.s and the bit transpose of bitshuffle_amd64.s. Each undoes the shuffle of
 // the first groups*16 elements (groups*8 for unshuffle8SSE2) of a block
 // of m elements; the caller has checked that they lie inside dst and src.
 
@@ -56,4 +56,20 @@ func prefixSumSIMD(row []byte) (int, byte) {
 		return 0, 0
 	}
 	return 16 * g, byte(prefixSumSSE2(&row[0], g))
+}
+
+//go:noescape
+func bitTransposeSSE2(dst, src *byte, rowLen, groups int)
+
+// bitTransposeSIMD does the bit transpose of one byte plane of the bit
+// unshuffle (see unbitshuffle) for the leading multiple of 16 bytes of
+// each of the 8 rows in rows (rowLen bytes each) into plane, and returns
+// how many row bytes it did.
+func bitTransposeSIMD(plane, rows []byte, rowLen int) int {
+	g := rowLen / 16
+	if g == 0 || len(rows) < 8*rowLen || len(plane) < 8*rowLen {
+		return 0
+	}
+	bitTransposeSSE2(&plane[0], &rows[0], rowLen, g)
+	return 16 * g
 }

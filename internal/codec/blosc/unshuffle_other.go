@@ -8,3 +8,6 @@ func unshuffleSIMD(dst, src []byte, m, es int) int { return 0 }
 
 // prefixSumSIMD does nothing without the amd64 kernel.
 func prefixSumSIMD(row []byte) (int, byte) { return 0, 0 }
+
+// bitTransposeSIMD does nothing without the amd64 kernel.
+func bitTransposeSIMD(plane, rows []byte, rowLen int) int { return 0 }
