@@ -2,8 +2,10 @@
 
 package blosc
 
-// unshuffleSIMD does nothing without the amd64 kernels: the word kernels
-// of kernels.go undo the whole shuffle.
+// Without the amd64 kernels (other architectures, or -tags purego) the
+// SIMD hooks do nothing and the word kernels of kernels.go do all the work.
+
+// unshuffleSIMD does nothing: the word kernels undo the whole shuffle.
 func unshuffleSIMD(dst, src []byte, m, es int) int { return 0 }
 
 // prefixSumSIMD does nothing without the amd64 kernel.
