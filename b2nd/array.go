@@ -17,8 +17,9 @@ type Array struct {
 	// chunkKinds), read once at Open from the chunk headers.
 	kinds []uint8
 	// scratch holds decoded chunks (ChunkSize bytes) on their way to the
-	// caller's buffer when blocks must be re-ordered.
-	scratch sync.Pool
+	// caller's buffer when blocks must be re-ordered; blocks holds two
+	// blocks, for reads of a few blocks (box.go).
+	scratch, blocks sync.Pool
 }
 
 func newArray(s *Source, name string) (*Array, error) {
@@ -29,6 +30,7 @@ func newArray(s *Source, name string) (*Array, error) {
 	}
 	a := &Array{src: s, info: in, geo: newGeometry(&f.Layout, f.Typesize)}
 	a.scratch.New = func() any { b := make([]byte, f.ChunkSize); return &b }
+	a.blocks.New = func() any { b := make([]byte, 2*a.geo.blockBytes); return &b }
 	if err := a.readKinds(); err != nil {
 		return nil, err
 	}

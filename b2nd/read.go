@@ -24,8 +24,13 @@ func (a *Array) Chunk(id int64) (array.ChunkInfo, bool) {
 	n := a.info.ChunkBox(id, start[:r], extent[:r])
 	c := f.Chunks[id]
 	ci := array.ChunkInfo{ID: id, RawBytes: n * f.Typesize, StoredBytes: c.Size, Offset: -1, Codec: chunkKinds[a.kinds[id]]}
-	if c.Kind == ChunkStored && !f.Sparse {
-		ci.Offset = c.Offset
+	if c.Kind == ChunkStored {
+		if !f.Sparse {
+			ci.Offset = c.Offset
+		}
+		if f.ChunkSize > ci.RawBytes {
+			ci.DecodeBytes = f.ChunkSize // decoded with its padding
+		}
 	}
 	return ci, true
 }
@@ -72,55 +77,63 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 // decode fills out[:n], the box of chunk id of the given extent; out is
 // longer (the whole decoded chunk) when the box is in order (inOrder).
 func (a *Array) decode(id int64, out []byte, n int64, extent []int64) error {
-	f := a.src.frame
-	if f.Chunks[id].Kind != ChunkStored {
-		out = out[:n]
-	}
-	switch f.Chunks[id].Kind {
+	switch a.src.frame.Chunks[id].Kind {
 	case ChunkZeros, ChunkUninit:
-		clear(out)
+		clear(out[:n])
 		return nil
 	case ChunkNaN:
-		fillNaN(out, f.Typesize)
-		if f.BigEndian {
-			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
-		}
+		a.fillNaN(out[:n])
 		return nil
 	}
+	return a.withStored(id, func(src []byte) error { return a.decodeStored(out, n, src, extent) })
+}
+
+// withStored calls read with the stored bytes of chunk id: a view of the
+// mapping, read under its guard, or a sparse frame's chunk file.
+func (a *Array) withStored(id int64, read func(src []byte) error) error {
+	f := a.src.frame
 	if f.Sparse {
 		src, err := f.ReadChunk(int(id))
 		if err != nil {
 			return err
 		}
-		return a.decodeStored(out, n, src, extent)
+		return read(src)
 	}
 	c := f.Chunks[id]
 	var err error
-	if gerr := a.src.mf.Guard(func() { err = a.decodeStored(out, n, f.data[c.Offset:c.Offset+c.Size], extent) }); gerr != nil {
+	if gerr := a.src.mf.Guard(func() { err = read(f.data[c.Offset : c.Offset+c.Size]) }); gerr != nil {
 		return gerr
 	}
 	return err
 }
 
-// decodeStored decodes the Blosc2 chunk src into out[:n] (see decode).
-func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) error {
+// header reads and checks the header of the stored chunk src: it must
+// decode to one chunk of the frame.
+func (a *Array) header(src []byte) (blosc.Header, error) {
 	f := a.src.frame
 	h, err := blosc.ParseHeader(src)
 	if err != nil {
-		return wrapCodec(err)
+		return h, wrapCodec(err)
 	}
 	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
-		return fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
+		return h, fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
+	}
+	return h, nil
+}
+
+// decodeStored decodes the Blosc2 chunk src into out[:n] (see decode).
+func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) error {
+	f := a.src.frame
+	h, err := a.header(src)
+	if err != nil {
+		return err
 	}
 	inOrder := int64(len(out)) == f.ChunkSize && a.geo.inOrder(extent)
 	whole := out
 	out = out[:n]
 	switch {
 	case h.Special == blosc.SpecialNaN:
-		fillNaN(out, f.Typesize)
-		if f.BigEndian {
-			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
-		}
+		a.fillNaN(out)
 		return nil
 	case h.Special == blosc.SpecialZeros || h.Special == blosc.SpecialUninit:
 		clear(out)
@@ -143,6 +156,16 @@ func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) er
 		swapBytes(out, f.Typesize)
 	}
 	return nil
+}
+
+// fillNaN fills b with NaN elements as the reference library reads a NaN
+// chunk (see fillNaN).
+func (a *Array) fillNaN(b []byte) {
+	f := a.src.frame
+	fillNaN(b, f.Typesize)
+	if f.BigEndian {
+		swapBytes(b, f.Typesize)
+	}
 }
 
 // fillNaN fills b with little-endian quiet NaNs of width ts (4 or 8, as

@@ -91,8 +91,10 @@ func (s *Source) parse(sparse bool) error {
 		}
 		if err == nil {
 			s.size = s.frame.dataLen()
+			seen := map[int64]bool{} // a chunk file may serve several chunks
 			for _, c := range s.frame.Chunks {
-				if sparse && c.Kind == ChunkStored {
+				if sparse && c.Kind == ChunkStored && !seen[c.Offset] {
+					seen[c.Offset] = true
 					s.size += c.Size // the chunk files
 				}
 			}
