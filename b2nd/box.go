@@ -31,7 +31,7 @@ func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int6
 		need *= bhi[d] - blo[d]
 	}
 	total := f.ChunkSize / a.geo.blockBytes
-	if f.Chunks[id].Kind != ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
+	if f.Chunks[id].Kind != blosc.ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
 		b, err := a.ReadChunk(id, dst)
 		return b, int64(len(b)), err
 	}
@@ -46,14 +46,14 @@ func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int6
 	var err error
 	decoded := need * a.geo.blockBytes
 	read := func(src []byte) { decoded, err = a.decodeBlocks(out, src, extent[:r], blo[:r], bhi[:r], decoded) }
-	if f.Sparse {
-		var src []byte
-		if src, err = f.ReadChunk(int(id)); err == nil {
-			read(src)
-		}
-	} else {
-		c := f.Chunks[id]
-		if gerr := a.src.mf.Guard(func() { read(f.data[c.Offset : c.Offset+c.Size]) }); gerr != nil {
+	src, err := f.ReadChunk(int(id)) // of a contiguous frame: a view of the mapping, read under Guard
+	switch {
+	case err != nil:
+		err = wrapCodec(err)
+	case f.Sparse:
+		read(src)
+	default:
+		if gerr := a.src.mf.Guard(func() { read(src) }); gerr != nil {
 			err = gerr
 		}
 	}

@@ -12,7 +12,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(readFixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr, err := Parse(data, testDecode)
+		fr, err := Parse(data)
 		if err != nil {
 			return
 		}
