@@ -311,4 +311,3 @@ func (r *MsgReader) mapBody(n, depth int) (any, error) {
 	}
 	return out, nil
 }
-

@@ -46,4 +46,3 @@ func TestValue(t *testing.T) {
 		}
 	}
 }
-
