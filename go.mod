@@ -5,7 +5,9 @@ go 1.26.8
 require (
 	// tetcore: memory-maps .tet files read-only.
 	github.com/edsrzf/mmap-go v1.2.0
-	// tetcore: zstd chunk decoding (one shared decoder) and encoding.
+	// tetcore: zstd chunk decoding (one shared decoder) and encoding;
+	// internal/codec/blosc: the zstd and zlib streams of Blosc2 chunks
+	// (its inflate is faster than compress/flate's on a bytes.Reader).
 	github.com/klauspost/compress v1.20.3
 	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3

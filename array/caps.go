@@ -129,3 +129,30 @@ type DirFormat interface {
 type BoxReader interface {
 	ReadChunkBox(id int64, lo, hi []int64, dst []byte) (data []byte, decoded int64, err error)
 }
+
+// TableProvider is a source whose format has metadata tables of its own,
+// beside the tables every format gets (Tensogram's tgm_messages and
+// tgm_objects). The SQL layer creates one table per entry, named Name in
+// the file's schema.
+type TableProvider interface {
+	Tables() []Table
+}
+
+// Table is one format-specific metadata table.
+type Table struct {
+	// Name is the table's name; it must not clash with the tables every
+	// format gets (the SQL layer refuses it then).
+	Name string
+	// Columns are the column names and their declared SQL types
+	// ("INTEGER", "REAL", "TEXT", "BLOB").
+	Columns []Column
+	// Rows calls yield with each row, one value per column: nil, int64,
+	// float64, string or []byte; it stops when yield returns false and
+	// returns the first error met while producing rows.
+	Rows func(yield func(row []any) bool) error
+}
+
+// Column is a column of a Table.
+type Column struct {
+	Name, Type string
+}

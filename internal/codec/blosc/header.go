@@ -9,6 +9,11 @@
 // wrapping ErrCorrupt or ErrUnsupported, never a panic, and memory beyond
 // the caller's output stays O(block size). Decode and DecodeBlock are safe
 // for concurrent use.
+//
+// The filters are undone with word-wide Go kernels; on amd64 the byte
+// unshuffle (element sizes 2, 4, 8), the bit transpose of bitshuffle and
+// the prefix sum of bytedelta run SSE2 kernels (every amd64 CPU has SSE2)
+// for their leading part. Build with -tags purego to use Go alone.
 package blosc
 
 import (
