@@ -34,7 +34,7 @@ func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int6
 		need *= bhi[d] - blo[d]
 	}
 	total := f.ChunkSize / a.geo.blockBytes
-	if f.Chunks[id].Kind != ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
+	if f.Chunks[id].Kind != blosc.ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
 		return whole()
 	}
 	if a.src.mf.Released() {

@@ -141,7 +141,7 @@ func TestReadChunk_paths(t *testing.T) {
 		start, extent := make([]int64, r), make([]int64, r)
 		for id := range in.ChunkCount() {
 			n := in.ChunkBox(id, start, extent) * f.Typesize
-			if f.Chunks[id].Kind != ChunkStored {
+			if f.Chunks[id].Kind != blosc.ChunkStored {
 				continue
 			}
 			if a.geo.inOrder(extent) {

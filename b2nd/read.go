@@ -24,7 +24,7 @@ func (a *Array) Chunk(id int64) (array.ChunkInfo, bool) {
 	n := a.info.ChunkBox(id, start[:r], extent[:r])
 	c := f.Chunks[id]
 	ci := array.ChunkInfo{ID: id, RawBytes: n * f.Typesize, StoredBytes: c.Size, Offset: -1, Codec: chunkKinds[a.kinds[id]]}
-	if c.Kind == ChunkStored {
+	if c.Kind == blosc.ChunkStored {
 		if !f.Sparse {
 			ci.Offset = c.Offset
 		}
@@ -59,7 +59,7 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 	// decoded straight into the result, which then needs room for the
 	// whole decoded chunk.
 	room := n
-	if f.Chunks[id].Kind == ChunkStored && a.geo.inOrder(extent[:r]) {
+	if f.Chunks[id].Kind == blosc.ChunkStored && a.geo.inOrder(extent[:r]) {
 		room = f.ChunkSize
 	}
 	out := dst[:0]
@@ -78,10 +78,10 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 // longer (the whole decoded chunk) when the box is in order (inOrder).
 func (a *Array) decode(id int64, out []byte, n int64, extent []int64) error {
 	switch a.src.frame.Chunks[id].Kind {
-	case ChunkZeros, ChunkUninit:
+	case blosc.ChunkZeros, blosc.ChunkUninit:
 		clear(out[:n])
 		return nil
-	case ChunkNaN:
+	case blosc.ChunkNaN:
 		a.fillNaN(out[:n])
 		return nil
 	}
@@ -95,13 +95,20 @@ func (a *Array) withStored(id int64, read func(src []byte) error) error {
 	if f.Sparse {
 		src, err := f.ReadChunk(int(id))
 		if err != nil {
-			return err
+			return wrapCodec(err)
 		}
 		return read(src)
 	}
-	c := f.Chunks[id]
 	var err error
-	if gerr := a.src.mf.Guard(func() { err = read(f.data[c.Offset : c.Offset+c.Size]) }); gerr != nil {
+	gerr := a.src.mf.Guard(func() {
+		var src []byte
+		if src, err = f.ReadChunk(int(id)); err != nil {
+			err = wrapCodec(err)
+			return
+		}
+		err = read(src)
+	})
+	if gerr != nil {
 		return gerr
 	}
 	return err
@@ -187,16 +194,42 @@ func fillNaN(b []byte, ts int64) {
 	}
 }
 
-// wrapCodec adds the array sentinel matching a codec error, so callers
-// test errors with package array's sentinels alone.
-func wrapCodec(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, blosc.ErrUnsupported) && !errors.Is(err, array.ErrUnsupported):
-		return fmt.Errorf("%w: %w", err, array.ErrUnsupported)
-	case errors.Is(err, blosc.ErrCorrupt) && !errors.Is(err, array.ErrCorrupt):
-		return fmt.Errorf("%w: %w", err, array.ErrCorrupt)
-	}
-	return err
+// codecSentinels pairs each sentinel of the codec package with the array
+// sentinel it means.
+var codecSentinels = [...][2]error{
+	{blosc.ErrCorrupt, array.ErrCorrupt},
+	{blosc.ErrTruncated, array.ErrTruncated},
+	{blosc.ErrUnsupported, array.ErrUnsupported},
+	{blosc.ErrTooLarge, array.ErrTooLarge},
+	{blosc.ErrNotRegular, array.ErrNotRegular},
+	{blosc.ErrChanged, array.ErrChanged},
+	{blosc.ErrNoChunk, array.ErrMissingChunk},
 }
+
+// wrapCodec adds the array sentinels matching a codec error, so callers
+// test errors with package array's sentinels alone. The message stays the
+// codec's.
+func wrapCodec(err error) error {
+	if err == nil {
+		return nil
+	}
+	var add []error
+	for _, p := range codecSentinels {
+		if errors.Is(err, p[0]) && !errors.Is(err, p[1]) {
+			add = append(add, p[1])
+		}
+	}
+	if len(add) == 0 {
+		return err
+	}
+	return &codecError{err: err, sentinels: add}
+}
+
+// codecError is a codec error that also matches array sentinels.
+type codecError struct {
+	err       error
+	sentinels []error
+}
+
+func (e *codecError) Error() string   { return e.err.Error() }
+func (e *codecError) Unwrap() []error { return append([]error{e.err}, e.sentinels...) }

@@ -74,7 +74,7 @@ func run(path, name string, reps int) error {
 	if err != nil {
 		return err
 	}
-	f, err := b2nd.Parse(data, blosc.Decode)
+	f, err := b2nd.Parse(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
