@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tetsql/tetsql"
@@ -102,4 +103,23 @@ func oneRow(t *testing.T, conn *sql.Conn, q string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprint(vals...)
+}
+
+// TestB2ND_paddedChunkLimit: a 9 KB file of 3 elements whose one chunk
+// is declared 260,000,000 elements long decodes 2 GB to read them. The
+// chunk limit applies to that (ChunkInfo.DecodeBytes), not to the 24
+// bytes of the elements: refused under the default limit, naming the
+// option, and read once the limit allows it.
+func TestB2ND_paddedChunkLimit(t *testing.T) {
+	t.Parallel()
+	_, conn := openConn(t, "b2nd/testdata/huge_padded_chunk.b2nd")
+	var n int
+	err := conn.QueryRowContext(context.Background(), "SELECT count(*) FROM huge_padded_chunk WHERE d0 = 1").Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "max_chunk_bytes") || !strings.Contains(err.Error(), "2080374784 bytes") {
+		t.Fatalf("count: %d, %v; want the chunk refused under the default limit", n, err)
+	}
+	var meta int64
+	if err := conn.QueryRowContext(context.Background(), "SELECT raw_byte_len FROM tet_chunks").Scan(&meta); err != nil || meta != 24 {
+		t.Fatalf("tet_chunks.raw_byte_len %d, %v; want 24", meta, err)
+	}
 }

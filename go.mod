@@ -8,7 +8,9 @@ require (
 	// tgm: Tensogram metadata, descriptors, index and hash frames are
 	// CBOR; a reader must accept any well-formed CBOR, canonical or not.
 	github.com/fxamacker/cbor/v2 v2.10.0
-	// tetcore: zstd chunk decoding (one shared decoder) and encoding.
+	// tetcore: zstd chunk decoding (one shared decoder) and encoding;
+	// internal/codec/blosc: the zstd and zlib streams of Blosc2 chunks
+	// (its inflate is faster than compress/flate's on a bytes.Reader).
 	github.com/klauspost/compress v1.20.3
 	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3

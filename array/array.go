@@ -73,6 +73,11 @@ type ChunkInfo struct {
 	StoredBytes int64  // stored size in bytes
 	Offset      int64  // byte offset of the stored bytes in the file, -1 when not one span
 	Codec       string // how the chunk is stored: "raw", "zstd", "blosc2/lz4", …
+	// DecodeBytes is the memory ReadChunk needs to decode the chunk when
+	// that is more than RawBytes (a Blosc2 chunk is decoded with its
+	// padding: every chunk holds whole blocks and a full chunk shape);
+	// 0 means RawBytes. Chunk size limits apply to the larger of the two.
+	DecodeBytes int64
 	// InPlace reports that ReadChunk returns a view of the source's
 	// mapped memory rather than decoding: reading it is free, caching it
 	// is pointless, and reads of it must run under the source's Guarder

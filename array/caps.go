@@ -121,13 +121,14 @@ type DirFormat interface {
 // BoxReader is an Array that can decode part of a chunk: the elements
 // of chunk id inside the chunk-local box [lo, hi) (per axis, within the
 // chunk's edge-trimmed extent). The result is laid out as ReadChunk's,
-// the whole edge-trimmed chunk, but only the elements inside the box are
-// defined; the others hold arbitrary bytes, so the result must never be
-// cached, summarised or handed on as the chunk. decoded is how many bytes
-// the format decoded for it (RawBytes when it decoded the whole chunk,
-// which it may do whenever that is cheaper). dst is used as by ReadChunk.
+// the whole edge-trimmed chunk; when partial is true only the elements
+// inside the box are defined and the others hold arbitrary bytes, so the
+// result must never be cached, summarised or handed on as the chunk
+// (partial is false when the format decoded the whole chunk, which it
+// may do whenever that is cheaper). decoded is how many bytes the format
+// decoded for it. dst is used as by ReadChunk.
 type BoxReader interface {
-	ReadChunkBox(id int64, lo, hi []int64, dst []byte) (data []byte, decoded int64, err error)
+	ReadChunkBox(id int64, lo, hi []int64, dst []byte) (data []byte, decoded int64, partial bool, err error)
 }
 
 // TableProvider is a source whose format has metadata tables of its own,

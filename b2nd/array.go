@@ -17,8 +17,9 @@ type Array struct {
 	// chunkKinds), read once at Open from the chunk headers.
 	kinds []uint8
 	// scratch holds decoded chunks (ChunkSize bytes) on their way to the
-	// caller's buffer when blocks must be re-ordered.
-	scratch sync.Pool
+	// caller's buffer when blocks must be re-ordered; blocks holds two
+	// blocks, for reads of a few blocks (box.go).
+	scratch, blocks sync.Pool
 }
 
 func newArray(s *Source, name string) (*Array, error) {
@@ -29,6 +30,7 @@ func newArray(s *Source, name string) (*Array, error) {
 	}
 	a := &Array{src: s, info: in, geo: newGeometry(&f.Layout, f.Typesize)}
 	a.scratch.New = func() any { b := make([]byte, f.ChunkSize); return &b }
+	a.blocks.New = func() any { b := make([]byte, 2*a.geo.blockBytes); return &b }
 	if err := a.readKinds(); err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func newArray(s *Source, name string) (*Array, error) {
 }
 
 // chunkKinds are the names ChunkInfo.Codec takes; the first four are
-// indexed by ChunkKind.
+// indexed by blosc.ChunkKind.
 var chunkKinds = [...]string{"blosc2", "blosc2/zeros", "blosc2/nan", "blosc2/uninit",
 	"blosc2/value", "blosc2/memcpy", "blosc2/blosclz", "blosc2/lz4", "blosc2/zlib", "blosc2/zstd"}
 
@@ -59,14 +61,18 @@ func (a *Array) readKinds() error {
 	var err error
 	gerr := a.src.mf.Guard(func() {
 		for i, c := range f.Chunks {
-			if c.Kind != ChunkStored {
+			if c.Kind != blosc.ChunkStored {
 				a.kinds[i] = uint8(c.Kind)
 				continue
 			}
 			if f.Sparse {
 				continue
 			}
-			h, herr := blosc.ParseHeader(f.data[c.Offset : c.Offset+c.Size])
+			src, herr := f.ChunkBytes(i)
+			var h blosc.Header
+			if herr == nil {
+				h, herr = blosc.ParseHeader(src)
+			}
 			if herr != nil {
 				err = fmt.Errorf("b2nd: chunk %d: %w", i, wrapCodec(herr))
 				return

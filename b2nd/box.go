@@ -12,11 +12,14 @@ import (
 // slab of a large chunk touches a few of its blocks. It decodes the whole
 // chunk instead when that is as cheap: the box touches at least half the
 // blocks, the chunk is one block, or it is special or stored verbatim.
-func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int64, error) {
+func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int64, bool, error) {
 	f := a.src.frame
+	whole := func() ([]byte, int64, bool, error) {
+		b, err := a.ReadChunk(id, dst)
+		return b, int64(len(b)), false, err
+	}
 	if id < 0 || id >= int64(len(f.Chunks)) || len(lo) != a.info.Rank() || len(hi) != len(lo) {
-		b, err := a.ReadChunk(id, dst) // the error ReadChunk gives for a bad id
-		return b, int64(len(b)), err
+		return whole() // the error ReadChunk gives for a bad id
 	}
 	var start, extent [array.MaxRank]int64
 	r := len(lo)
@@ -25,46 +28,36 @@ func (a *Array) ReadChunkBox(id int64, lo, hi []int64, dst []byte) ([]byte, int6
 	need := int64(1)
 	for d := range r {
 		if lo[d] < 0 || hi[d] > extent[d] || lo[d] >= hi[d] {
-			return nil, 0, fmt.Errorf("b2nd: %s: chunk %d: box [%v, %v) outside the chunk's extent %v: %w", a.info.Name, id, lo, hi, extent[:r], array.ErrCorrupt)
+			return nil, 0, false, fmt.Errorf("b2nd: %s: chunk %d: box [%v, %v) outside the chunk's extent %v: %w", a.info.Name, id, lo, hi, extent[:r], array.ErrCorrupt)
 		}
 		blo[d], bhi[d] = lo[d]/a.geo.block[d], (hi[d]-1)/a.geo.block[d]+1
 		need *= bhi[d] - blo[d]
 	}
 	total := f.ChunkSize / a.geo.blockBytes
-	if f.Chunks[id].Kind != ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
-		b, err := a.ReadChunk(id, dst)
-		return b, int64(len(b)), err
+	if f.Chunks[id].Kind != blosc.ChunkStored || a.kinds[id] == kindMemcpy || 2*need >= total {
+		return whole()
 	}
 	if a.src.mf.Released() {
-		return nil, 0, fmt.Errorf("b2nd: %s: %w", a.src.path, array.ErrClosed)
+		return nil, 0, false, fmt.Errorf("b2nd: %s: %w", a.src.path, array.ErrClosed)
 	}
 	out := dst[:0]
 	if int64(cap(dst)) < n {
 		out = make([]byte, n)
 	}
 	out = out[:n]
-	var err error
 	decoded := need * a.geo.blockBytes
-	read := func(src []byte) { decoded, err = a.decodeBlocks(out, src, extent[:r], blo[:r], bhi[:r], decoded) }
-	if f.Sparse {
-		var src []byte
-		if src, err = f.ReadChunk(int(id)); err == nil {
-			read(src)
-		}
-	} else {
-		c := f.Chunks[id]
-		if gerr := a.src.mf.Guard(func() { read(f.data[c.Offset : c.Offset+c.Size]) }); gerr != nil {
-			err = gerr
-		}
-	}
+	err := a.withStored(id, func(src []byte) (err error) {
+		decoded, err = a.decodeBlocks(out, src, extent[:r], blo[:r], bhi[:r], decoded)
+		return err
+	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("b2nd: %s: chunk %d: %w", a.info.Name, id, err)
+		return nil, 0, false, fmt.Errorf("b2nd: %s: chunk %d: %w", a.info.Name, id, err)
 	}
-	return out, decoded, nil
+	return out, decoded, decoded < f.ChunkSize, nil
 }
 
 // kindMemcpy is chunkKinds' index of "blosc2/memcpy".
-const kindMemcpy = 5
+var kindMemcpy = kindIndex["/memcpy"]
 
 // decodeBlocks decodes the blocks [blo, bhi) of the block grid from src,
 // one at a time, and copies each block's valid elements into out. It
@@ -72,22 +65,19 @@ const kindMemcpy = 5
 // its header says is special (filled whole, as ReadChunk does).
 func (a *Array) decodeBlocks(out, src []byte, extent, blo, bhi []int64, want int64) (int64, error) {
 	f := a.src.frame
-	h, err := blosc.ParseHeader(src)
+	h, err := a.header(src)
 	if err != nil {
-		return 0, wrapCodec(err)
+		return 0, err
 	}
 	if h.Special != blosc.SpecialNone {
-		return int64(len(out)), a.decodeStored(out, int64(len(out)), src, extent)
+		return f.ChunkSize, a.decodeStored(out, int64(len(out)), src, extent)
 	}
-	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
-		return 0, fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
-	}
-	bp := a.scratch.Get().(*[]byte)
-	defer a.scratch.Put(bp)
+	bp := a.blocks.Get().(*[]byte)
+	defer a.blocks.Put(bp)
 	bb := a.geo.blockBytes
 	buf, block0 := (*bp)[:bb], []byte(nil)
 	if h.NeedsBlock0() {
-		block0 = (*bp)[bb : 2*bb] // the pool's buffers hold a whole chunk: at least two blocks here
+		block0 = (*bp)[bb : 2*bb]
 		if err := blosc.DecodeBlock(block0, src, 0, nil); err != nil {
 			return 0, wrapCodec(err)
 		}

@@ -46,15 +46,24 @@ func TestReadChunkBox(t *testing.T) {
 						hi[d] = lo[d] + 1 + rng.Int64N(extent[d]-lo[d])
 					}
 				}
-				got, decoded, err := a.ReadChunkBox(id, lo, hi, make([]byte, 0, len(whole)))
+				dst := make([]byte, 0, len(whole))
+				for i := range dst[:cap(dst)] {
+					dst[:cap(dst)][i] = 0xEE // undefined elements must not pass for defined ones
+				}
+				got, decoded, isPartial, err := a.ReadChunkBox(id, lo, hi, dst)
 				if err != nil {
 					t.Fatalf("%s chunk %d box %v-%v: %v", fx.File, id, lo, hi, err)
 				}
 				if len(got) != len(whole) || decoded <= 0 || decoded > a.src.frame.ChunkSize {
 					t.Fatalf("%s chunk %d: %d bytes (%d decoded), want %d", fx.File, id, len(got), decoded, len(whole))
 				}
-				if decoded < int64(len(whole)) {
+				if isPartial && decoded >= a.src.frame.ChunkSize {
+					t.Fatalf("%s chunk %d: partial with %d of %d bytes decoded", fx.File, id, decoded, a.src.frame.ChunkSize)
+				}
+				if isPartial {
 					partial++
+				} else if !bytes.Equal(got, whole) {
+					t.Fatalf("%s chunk %d box %v-%v: not partial, yet differs from the chunk", fx.File, id, lo, hi)
 				}
 				eachInBox(lo, hi, extent, func(i int64) {
 					if !bytes.Equal(got[i*ts:(i+1)*ts], whole[i*ts:(i+1)*ts]) {
@@ -103,11 +112,11 @@ func TestReadChunkBox_bad(t *testing.T) {
 	defer src.Close()
 	a := src.arr
 	for _, tc := range []struct{ lo, hi []int64 }{{[]int64{0, 0}, []int64{0, 1}}, {[]int64{-1, 0}, []int64{1, 1}}, {[]int64{0, 0}, []int64{1 << 40, 1}}} {
-		if _, _, err := a.ReadChunkBox(0, tc.lo, tc.hi, nil); !errors.Is(err, array.ErrCorrupt) {
+		if _, _, _, err := a.ReadChunkBox(0, tc.lo, tc.hi, nil); !errors.Is(err, array.ErrCorrupt) {
 			t.Errorf("box %v-%v: %v, want ErrCorrupt", tc.lo, tc.hi, err)
 		}
 	}
-	if _, _, err := a.ReadChunkBox(-1, []int64{0, 0}, []int64{1, 1}, nil); !errors.Is(err, array.ErrMissingChunk) {
+	if _, _, _, err := a.ReadChunkBox(-1, []int64{0, 0}, []int64{1, 1}, nil); !errors.Is(err, array.ErrMissingChunk) {
 		t.Errorf("chunk -1: %v, want ErrMissingChunk", err)
 	}
 }
@@ -132,7 +141,7 @@ func TestReadChunk_paths(t *testing.T) {
 		start, extent := make([]int64, r), make([]int64, r)
 		for id := range in.ChunkCount() {
 			n := in.ChunkBox(id, start, extent) * f.Typesize
-			if f.Chunks[id].Kind != ChunkStored {
+			if f.Chunks[id].Kind != blosc.ChunkStored {
 				continue
 			}
 			if a.geo.inOrder(extent) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/array/arraytest"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // expectedFile is one record of an expected.json written by make.py or
@@ -169,7 +170,7 @@ func TestSniff(t *testing.T) {
 		t.Fatal(err)
 	}
 	var magic [10]byte
-	copy(magic[:], Magic)
+	copy(magic[:], blosc.Magic)
 	for _, c := range []struct {
 		name string
 		head []byte

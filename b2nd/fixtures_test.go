@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,13 +56,13 @@ func openFixture(t testing.TB, name string) (*Frame, error) {
 	t.Helper()
 	p := filepath.Join("testdata", name)
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		return ParseDir(p, testDecode)
+		return ParseDir(p)
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Parse(data, testDecode)
+	return Parse(data)
 }
 
 // TestFixtures parses every fixture and checks what expected.json records
@@ -107,7 +108,7 @@ func checkFixture(t *testing.T, fx fixture, f *Frame) {
 		t.Errorf("dim names %q, want %q", f.DimNames, fx.DimNames)
 	}
 	// Compare attributes through JSON, as the SQL layer will show them.
-	js, err := json.Marshal(f.Attrs)
+	js, err := json.Marshal(f.VLMeta)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,15 +119,15 @@ func checkFixture(t *testing.T, fx fixture, f *Frame) {
 	if len(got) != len(fx.Attrs) || (len(got) > 0 && !reflect.DeepEqual(got, fx.Attrs)) {
 		t.Errorf("attrs %v, want %v", got, fx.Attrs)
 	}
-	if len(f.AttrNames) != len(f.Attrs) {
-		t.Errorf("attr names %q for %d attrs", f.AttrNames, len(f.Attrs))
+	if len(f.VLMetaNames) != len(f.VLMeta) {
+		t.Errorf("attr names %q for %d attrs", f.VLMetaNames, len(f.VLMeta))
 	}
 	if f.Sparse != (fx.OnDisk.Frame == "sparse") || len(f.Chunks) != fx.OnDisk.NChunks {
 		t.Errorf("sparse %v with %d chunks, want %s with %d", f.Sparse, len(f.Chunks), fx.OnDisk.Frame, fx.OnDisk.NChunks)
 	}
 	special := map[string]int{}
 	for i, c := range f.Chunks {
-		if c.Kind != ChunkStored {
+		if c.Kind != blosc.ChunkStored {
 			special[c.Kind.String()]++
 			continue
 		}
@@ -134,7 +135,7 @@ func checkFixture(t *testing.T, fx fixture, f *Frame) {
 		if err != nil {
 			t.Fatalf("chunk %d: %v", i, err)
 		}
-		if int64(len(b)) < 16 || int64(le32(b[4:])) != f.ChunkSize || int64(le32(b[12:])) != int64(len(b)) {
+		if int64(len(b)) < 16 || int64(binary.LittleEndian.Uint32(b[4:])) != f.ChunkSize || int64(binary.LittleEndian.Uint32(b[12:])) != int64(len(b)) {
 			t.Errorf("chunk %d: %d bytes, header does not match", i, len(b))
 		}
 	}

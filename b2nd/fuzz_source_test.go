@@ -51,7 +51,7 @@ func FuzzOpen(f *testing.F) {
 			for d := range r {
 				lo[d], hi[d] = extent[d]/2, extent[d]/2+1
 			}
-			if b, _, err := a.ReadChunkBox(id, lo, hi, nil); err == nil && int64(len(b)) != n {
+			if b, _, _, err := a.ReadChunkBox(id, lo, hi, nil); err == nil && int64(len(b)) != n {
 				t.Fatalf("chunk %d box: %d bytes, want %d", id, len(b), n)
 			}
 		}

@@ -2,17 +2,17 @@ package b2nd
 
 import "testing"
 
-// FuzzParse: any input either parses into a Frame keeping its promises
-// (checkInvariants) or fails with an error; never a panic, a hang or an
-// allocation sized by an unchecked field. Seeds are fixture frames whose
-// index chunk the test decoder reads.
+// FuzzParse: any input either parses into a Frame whose layout keeps its
+// promises (checkInvariants, Locate) or fails with an error; never a
+// panic, a hang or an allocation sized by an unchecked field. The frame
+// layer has its own fuzz test, blosc.FuzzParseFrame.
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"attrs_dim_names.b2nd", "special_mixed.b2nd", "rank0.b2nd",
 		"empty_axis.b2nd", "caterva_int32.b2nd", "special_value_i2.b2nd", "dtype_be_int32.b2nd"} {
 		f.Add(readFixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr, err := Parse(data, testDecode)
+		fr, err := Parse(data)
 		if err != nil {
 			return
 		}

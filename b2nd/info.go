@@ -19,9 +19,9 @@ import (
 // array data. It fails where array.Info does (rank above array.MaxRank).
 func (f *Frame) Info(name string) (array.Info, error) {
 	in := array.Info{Name: name, DType: f.DType, Shape: f.Shape, ChunkShape: f.ChunkShape, DimNames: f.DimNames}
-	if len(f.Attrs) > 0 {
-		in.Attrs = make(map[string]string, len(f.Attrs))
-		for k, v := range f.Attrs {
+	if len(f.VLMeta) > 0 {
+		in.Attrs = make(map[string]string, len(f.VLMeta))
+		for k, v := range f.VLMeta {
 			js, err := json.Marshal(jsonable(v))
 			if err != nil {
 				return array.Info{}, fmt.Errorf("b2nd: attribute %q as JSON: %w", k, err)

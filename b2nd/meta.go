@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // MaxDim is the largest rank a b2nd metalayer may declare (B2ND_MAX_DIM).
@@ -31,20 +32,20 @@ type Layout struct {
 // frame's, used to type caterva arrays.
 func parseLayout(name string, content []byte, typesize int64) (Layout, error) {
 	l := Layout{Metalayer: name}
-	r := &reader{b: content, ctx: name + " metalayer"}
-	n, err := r.fixarray("metalayer")
+	r := blosc.NewMsgReader(content, name+" metalayer")
+	n, err := r.Fixarray("metalayer")
 	if err != nil {
 		return l, err
 	}
 	if n != 5 && !(name == "b2nd" && n == 7) {
-		return l, r.errorf("%d entries", n)
+		return l, r.Errorf("%d entries", n)
 	}
-	if v, err := r.fixint("version"); err != nil {
+	if v, err := r.Fixint("version"); err != nil {
 		return l, err
 	} else if v != 0 {
 		return l, fmt.Errorf("b2nd: %s metalayer version %d: %w", name, v, array.ErrUnsupported)
 	}
-	ndim, err := r.fixint("ndim")
+	ndim, err := r.Fixint("ndim")
 	if err != nil {
 		return l, err
 	}
@@ -62,15 +63,14 @@ func parseLayout(name string, content []byte, typesize int64) (Layout, error) {
 	}
 	switch {
 	case n == 7:
-		format, err := r.fixint("dtype_format")
+		format, err := r.Fixint("dtype_format")
 		if err != nil {
 			return l, err
 		}
-		if err := r.marker(0xdb, "dtype"); err != nil {
+		if err := r.Expect(0xdb, "dtype"); err != nil {
 			return l, err
 		}
-		r.pos--
-		dt, err := r.str("dtype")
+		dt, err := r.Str("dtype")
 		if err != nil {
 			return l, err
 		}
@@ -92,29 +92,29 @@ func parseLayout(name string, content []byte, typesize int64) (Layout, error) {
 		}
 		l.NumpyDType, l.DType = fmt.Sprintf("<i%d", typesize), d
 	}
-	if r.pos != len(content) {
-		return l, r.errorf("%d trailing bytes", len(content)-r.pos)
+	if r.Pos() != len(content) {
+		return l, r.Errorf("%d trailing bytes", len(content)-r.Pos())
 	}
 	return l, nil
 }
 
 // readDims reads a fixarray of ndim integers: d3 int64 for the shape
 // (which may hold zeros), d2 int32 for chunk and block shapes (at least 1).
-func readDims(r *reader, ndim int, what string, shape bool) ([]int64, error) {
-	n, err := r.fixarray(what)
+func readDims(r *blosc.MsgReader, ndim int, what string, shape bool) ([]int64, error) {
+	n, err := r.Fixarray(what)
 	if err != nil {
 		return nil, err
 	}
 	if n != ndim {
-		return nil, r.errorf("%s has %d axes, ndim is %d", what, n, ndim)
+		return nil, r.Errorf("%s has %d axes, ndim is %d", what, n, ndim)
 	}
 	out := make([]int64, n)
 	for i := range out {
 		if shape {
-			out[i], err = r.int64(what)
+			out[i], err = r.Int64(what)
 		} else {
 			var v int32
-			v, err = r.int32(what)
+			v, err = r.Int32(what)
 			out[i] = int64(v)
 		}
 		if err != nil {
@@ -166,15 +166,17 @@ func mapDType(s string) (array.DType, bool, error) {
 }
 
 // checkLayout applies the consistency rules between the metalayer and the
-// frame header (§6.3), and returns the number of chunks. Every product is
-// overflow-checked, so a shape claiming 10^12 elements fails here before
-// anything is allocated.
-func checkLayout(l Layout, h header) (int64, error) {
-	bad := func(format string, args ...any) (int64, error) {
-		return 0, fmt.Errorf("b2nd: %s: %w", fmt.Sprintf(format, args...), array.ErrCorrupt)
+// frame header (§6.3). Every product is overflow-checked, so a shape
+// claiming 10^12 elements fails here before anything is allocated. The
+// frame holds ceil(nbytes / chunksize) chunks (the codec package checked
+// that), so nbytes equal to the grid's chunks times chunksize means one
+// chunk per grid cell, each of chunksize bytes.
+func checkLayout(l Layout, f *blosc.Frame) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("b2nd: %s: %w", fmt.Sprintf(format, args...), array.ErrCorrupt)
 	}
-	if int64(l.DType.Size()) != h.typesize {
-		return bad("dtype %s has %d bytes, frame typesize %d", l.NumpyDType, l.DType.Size(), h.typesize)
+	if int64(l.DType.Size()) != f.Typesize {
+		return bad("dtype %s has %d bytes, frame typesize %d", l.NumpyDType, l.DType.Size(), f.Typesize)
 	}
 	ext, blk, nchunks := int64(1), int64(1), int64(1)
 	empty := false
@@ -200,20 +202,20 @@ func checkLayout(l Layout, h header) (int64, error) {
 	if empty {
 		nchunks = 0
 	}
-	chunkBytes, ok1 := mul(ext, h.typesize)
-	blockBytes, ok2 := mul(blk, h.typesize)
-	total, ok3 := mul(nchunks, h.chunksize)
+	chunkBytes, ok1 := mul(ext, f.Typesize)
+	blockBytes, ok2 := mul(blk, f.Typesize)
+	total, ok3 := mul(nchunks, f.ChunkSize)
 	switch {
 	case !ok1 || !ok2 || !ok3:
 		return bad("sizes overflow")
-	case chunkBytes != h.chunksize:
-		return bad("chunksize %d, metalayer gives %d", h.chunksize, chunkBytes)
-	case blockBytes != h.blocksize:
-		return bad("blocksize %d, metalayer gives %d", h.blocksize, blockBytes)
-	case total != h.nbytes:
-		return bad("nbytes %d, %d chunks of %d bytes", h.nbytes, nchunks, h.chunksize)
+	case chunkBytes != f.ChunkSize:
+		return bad("chunksize %d, metalayer gives %d", f.ChunkSize, chunkBytes)
+	case blockBytes != f.BlockSize:
+		return bad("blocksize %d, metalayer gives %d", f.BlockSize, blockBytes)
+	case total != f.NBytes || nchunks != int64(len(f.Chunks)):
+		return bad("nbytes %d in %d chunks, the metalayer gives %d chunks of %d bytes", f.NBytes, len(f.Chunks), nchunks, f.ChunkSize)
 	}
-	return nchunks, nil
+	return nil
 }
 
 func ceilDiv(a, b int64) int64 { return a/b + min(a%b, 1) }

@@ -3,7 +3,7 @@ package b2nd
 import (
 	"errors"
 	"fmt"
-	"math"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,46 +39,6 @@ func TestMapDType(t *testing.T) {
 		}
 		if err != nil || d != tc.want || be != tc.be {
 			t.Errorf("mapDType(%q) = %v, %v, %v; want %v, %v", tc.in, d, be, err, tc.want, tc.be)
-		}
-	}
-}
-
-// TestValue decodes every msgpack form an attribute may use.
-func TestValue(t *testing.T) {
-	tests := []struct {
-		in   []byte
-		want any
-	}{
-		{[]byte{0x05}, int64(5)},
-		{[]byte{0xff}, int64(-1)},
-		{[]byte{0xc0}, nil},
-		{[]byte{0xc3}, true},
-		{[]byte{0xcc, 0xfa}, int64(250)},
-		{[]byte{0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, uint64(math.MaxUint64)},
-		{[]byte{0xd1, 0xff, 0x38}, int64(-200)},
-		{[]byte{0xcb, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0}, 0.5},
-		{[]byte{0xca, 0x3f, 0x80, 0, 0}, 1.0},
-		{[]byte{0xa4, 'd', 'e', 'g', 'C'}, "degC"},
-		{[]byte{0xd9, 2, 'h', 'i'}, "hi"},
-		{[]byte{0xc4, 2, 1, 2}, []byte{1, 2}},
-		{[]byte{0x92, 0x01, 0xa1, 'x'}, []any{int64(1), "x"}},
-		{[]byte{0xdc, 0, 1, 0xc2}, []any{false}},
-		{[]byte{0x81, 0xa1, 'k', 0x90}, map[string]any{"k": []any{}}},
-		{[]byte{0x81, 0x07, 0x08}, map[string]any{"7": int64(8)}},
-		{[]byte{0xd4, 0x03, 0x09}, "<ext 3, 1 bytes>"},
-	}
-	for _, tc := range tests {
-		r := &reader{b: tc.in, ctx: "test"}
-		v, err := r.value(0)
-		if err != nil || !reflect.DeepEqual(v, tc.want) || r.pos != len(tc.in) {
-			t.Errorf("value(% x) = %#v, %v (read %d); want %#v", tc.in, v, err, r.pos, tc.want)
-		}
-	}
-	deep := append(make([]byte, 0, 100), []byte(strings.Repeat("\x91", 100))...)
-	for _, bad := range [][]byte{{}, {0xc1}, {0xa4, 'a'}, {0xdd, 0xff, 0xff, 0xff, 0xff}, {0xc6, 0xff, 0xff, 0xff, 0xff}, {0xdf, 0xff, 0xff, 0xff, 0xff}, deep} {
-		r := &reader{b: bad, ctx: "test"}
-		if v, err := r.value(0); !errors.Is(err, array.ErrCorrupt) {
-			t.Errorf("value(% x) = %v, %v; want ErrCorrupt", bad, v, err)
 		}
 	}
 }
@@ -142,20 +102,20 @@ func TestParseDir_malformed(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			return os.WriteFile(filepath.Join(dir, FrameFile), b, 0o644)
+			return os.WriteFile(filepath.Join(dir, blosc.SparseFrameFile), b, 0o644)
 		}, "not a sparse frame"},
-		{"no frame file", func(dir string) error { return os.Remove(filepath.Join(dir, FrameFile)) }, FrameFile},
+		{"no frame file", func(dir string) error { return os.Remove(filepath.Join(dir, blosc.SparseFrameFile)) }, blosc.SparseFrameFile},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t)
-			if _, err := ParseDir(dir, testDecode); err != nil {
+			if _, err := ParseDir(dir); err != nil {
 				t.Fatalf("unmutated copy: %v", err)
 			}
 			if err := tc.mutate(dir); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ParseDir(dir, testDecode)
+			_, err := ParseDir(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one naming %q", err, tc.want)
 			}
@@ -164,21 +124,19 @@ func TestParseDir_malformed(t *testing.T) {
 }
 
 // Example: the attributes fixture's layout, dim_names and attributes.
-// (testDecode stands in for the codec: this file's index and attribute
-// chunks are memcpyed.)
 func ExampleParse() {
 	data, err := os.ReadFile("testdata/attrs_dim_names.b2nd")
 	if err != nil {
 		panic(err)
 	}
-	f, err := Parse(data, testDecode)
+	f, err := Parse(data)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(f.Metalayer, f.NumpyDType, f.DType, f.Shape, f.ChunkShape, f.BlockShape)
 	fmt.Println(f.DimNames, len(f.Chunks), "chunks")
-	for _, k := range f.AttrNames {
-		fmt.Printf("%s = %v\n", k, f.Attrs[k])
+	for _, k := range f.VLMetaNames {
+		fmt.Printf("%s = %v\n", k, f.VLMeta[k])
 	}
 	// Output:
 	// b2nd <f4 f32 [6 4 3] [4 3 2] [2 2 2]
@@ -214,7 +172,7 @@ func TestParseDir_notRegular(t *testing.T) {
 	if err := mkfifo(p); err != nil {
 		t.Skipf("no FIFOs here: %v", err)
 	}
-	_, err = ParseDir(dir, testDecode)
+	_, err = ParseDir(dir)
 	if !errors.Is(err, array.ErrNotRegular) {
 		t.Fatalf("err = %v, want ErrNotRegular", err)
 	}

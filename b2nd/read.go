@@ -24,8 +24,13 @@ func (a *Array) Chunk(id int64) (array.ChunkInfo, bool) {
 	n := a.info.ChunkBox(id, start[:r], extent[:r])
 	c := f.Chunks[id]
 	ci := array.ChunkInfo{ID: id, RawBytes: n * f.Typesize, StoredBytes: c.Size, Offset: -1, Codec: chunkKinds[a.kinds[id]]}
-	if c.Kind == ChunkStored && !f.Sparse {
-		ci.Offset = c.Offset
+	if c.Kind == blosc.ChunkStored {
+		if !f.Sparse {
+			ci.Offset = c.Offset
+		}
+		if f.ChunkSize > ci.RawBytes {
+			ci.DecodeBytes = f.ChunkSize // decoded with its padding
+		}
 	}
 	return ci, true
 }
@@ -54,7 +59,7 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 	// decoded straight into the result, which then needs room for the
 	// whole decoded chunk.
 	room := n
-	if f.Chunks[id].Kind == ChunkStored && a.geo.inOrder(extent[:r]) {
+	if f.Chunks[id].Kind == blosc.ChunkStored && a.geo.inOrder(extent[:r]) {
 		room = f.ChunkSize
 	}
 	out := dst[:0]
@@ -72,55 +77,70 @@ func (a *Array) ReadChunk(id int64, dst []byte) ([]byte, error) {
 // decode fills out[:n], the box of chunk id of the given extent; out is
 // longer (the whole decoded chunk) when the box is in order (inOrder).
 func (a *Array) decode(id int64, out []byte, n int64, extent []int64) error {
+	switch a.src.frame.Chunks[id].Kind {
+	case blosc.ChunkZeros, blosc.ChunkUninit:
+		clear(out[:n])
+		return nil
+	case blosc.ChunkNaN:
+		a.fillNaN(out[:n])
+		return nil
+	}
+	return a.withStored(id, func(src []byte) error { return a.decodeStored(out, n, src, extent) })
+}
+
+// withStored calls read with the stored bytes of chunk id: a view of the
+// mapping, read under its guard, or a sparse frame's chunk file.
+func (a *Array) withStored(id int64, read func(src []byte) error) error {
 	f := a.src.frame
-	if f.Chunks[id].Kind != ChunkStored {
-		out = out[:n]
-	}
-	switch f.Chunks[id].Kind {
-	case ChunkZeros, ChunkUninit:
-		clear(out)
-		return nil
-	case ChunkNaN:
-		fillNaN(out, f.Typesize)
-		if f.BigEndian {
-			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
-		}
-		return nil
-	}
 	if f.Sparse {
 		src, err := f.ReadChunk(int(id))
 		if err != nil {
-			return err
+			return wrapCodec(err)
 		}
-		return a.decodeStored(out, n, src, extent)
+		return read(src)
 	}
-	c := f.Chunks[id]
 	var err error
-	if gerr := a.src.mf.Guard(func() { err = a.decodeStored(out, n, f.data[c.Offset:c.Offset+c.Size], extent) }); gerr != nil {
+	gerr := a.src.mf.Guard(func() {
+		var src []byte
+		if src, err = f.ReadChunk(int(id)); err != nil {
+			err = wrapCodec(err)
+			return
+		}
+		err = read(src)
+	})
+	if gerr != nil {
 		return gerr
 	}
 	return err
 }
 
-// decodeStored decodes the Blosc2 chunk src into out[:n] (see decode).
-func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) error {
+// header reads and checks the header of the stored chunk src: it must
+// decode to one chunk of the frame.
+func (a *Array) header(src []byte) (blosc.Header, error) {
 	f := a.src.frame
 	h, err := blosc.ParseHeader(src)
 	if err != nil {
-		return wrapCodec(err)
+		return h, wrapCodec(err)
 	}
 	if h.NBytes != f.ChunkSize || int64(h.TypeSize) != f.Typesize {
-		return fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
+		return h, fmt.Errorf("chunk of %d bytes of typesize %d, the frame says %d of %d: %w", h.NBytes, h.TypeSize, f.ChunkSize, f.Typesize, array.ErrCorrupt)
+	}
+	return h, nil
+}
+
+// decodeStored decodes the Blosc2 chunk src into out[:n] (see decode).
+func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) error {
+	f := a.src.frame
+	h, err := a.header(src)
+	if err != nil {
+		return err
 	}
 	inOrder := int64(len(out)) == f.ChunkSize && a.geo.inOrder(extent)
 	whole := out
 	out = out[:n]
 	switch {
 	case h.Special == blosc.SpecialNaN:
-		fillNaN(out, f.Typesize)
-		if f.BigEndian {
-			swapBytes(out, f.Typesize) // as C-Blosc2 reads it: see fillNaN
-		}
+		a.fillNaN(out)
 		return nil
 	case h.Special == blosc.SpecialZeros || h.Special == blosc.SpecialUninit:
 		clear(out)
@@ -145,6 +165,16 @@ func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) er
 	return nil
 }
 
+// fillNaN fills b with NaN elements as the reference library reads a NaN
+// chunk (see fillNaN).
+func (a *Array) fillNaN(b []byte) {
+	f := a.src.frame
+	fillNaN(b, f.Typesize)
+	if f.BigEndian {
+		swapBytes(b, f.Typesize)
+	}
+}
+
 // fillNaN fills b with little-endian quiet NaNs of width ts (4 or 8, as
 // the index check allows for NaN chunks). C-Blosc2 writes a NaN chunk in
 // the machine's byte order whatever the array's, so in a big-endian
@@ -164,16 +194,42 @@ func fillNaN(b []byte, ts int64) {
 	}
 }
 
-// wrapCodec adds the array sentinel matching a codec error, so callers
-// test errors with package array's sentinels alone.
-func wrapCodec(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, blosc.ErrUnsupported) && !errors.Is(err, array.ErrUnsupported):
-		return fmt.Errorf("%w: %w", err, array.ErrUnsupported)
-	case errors.Is(err, blosc.ErrCorrupt) && !errors.Is(err, array.ErrCorrupt):
-		return fmt.Errorf("%w: %w", err, array.ErrCorrupt)
-	}
-	return err
+// codecSentinels pairs each sentinel of the codec package with the array
+// sentinel it means.
+var codecSentinels = [...][2]error{
+	{blosc.ErrCorrupt, array.ErrCorrupt},
+	{blosc.ErrTruncated, array.ErrTruncated},
+	{blosc.ErrUnsupported, array.ErrUnsupported},
+	{blosc.ErrTooLarge, array.ErrTooLarge},
+	{blosc.ErrNotRegular, array.ErrNotRegular},
+	{blosc.ErrChanged, array.ErrChanged},
+	{blosc.ErrNoChunk, array.ErrMissingChunk},
 }
+
+// wrapCodec adds the array sentinels matching a codec error, so callers
+// test errors with package array's sentinels alone. The message stays the
+// codec's.
+func wrapCodec(err error) error {
+	if err == nil {
+		return nil
+	}
+	var add []error
+	for _, p := range codecSentinels {
+		if errors.Is(err, p[0]) && !errors.Is(err, p[1]) {
+			add = append(add, p[1])
+		}
+	}
+	if len(add) == 0 {
+		return err
+	}
+	return &codecError{err: err, sentinels: add}
+}
+
+// codecError is a codec error that also matches array sentinels.
+type codecError struct {
+	err       error
+	sentinels []error
+}
+
+func (e *codecError) Error() string   { return e.err.Error() }
+func (e *codecError) Unwrap() []error { return append([]error{e.err}, e.sentinels...) }

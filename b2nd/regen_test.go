@@ -117,11 +117,11 @@ func checkGenerated(t *testing.T, dir string, conform func(expectedFile) bool) {
 				var f *Frame
 				var err error
 				if st, serr := os.Stat(p); serr == nil && st.IsDir() {
-					f, err = ParseDir(p, testDecode)
+					f, err = ParseDir(p)
 				} else if data, rerr := os.ReadFile(p); rerr != nil {
 					t.Fatal(rerr)
 				} else {
-					f, err = Parse(data, testDecode)
+					f, err = Parse(data)
 				}
 				if err != nil {
 					t.Fatal(err)

@@ -24,13 +24,13 @@ type format struct{}
 func (format) Name() string { return "b2nd" }
 
 // Sniff reports whether head starts a Blosc2 frame.
-func (format) Sniff(head []byte) bool { return IsFrame(head) }
+func (format) Sniff(head []byte) bool { return blosc.IsFrame(head) }
 
 // SniffDir reports whether dir is a sparse frame: it holds a regular file
 // chunks.b2frame. The name is the sparse layout's mark; the file's bytes
 // are left to Open, so that a damaged one is reported as such.
 func (format) SniffDir(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, FrameFile))
+	st, err := os.Stat(filepath.Join(dir, blosc.SparseFrameFile))
 	return err == nil && st.Mode().IsRegular()
 }
 
@@ -62,7 +62,7 @@ func Open(path string, o array.Options) (*Source, error) {
 	}
 	file := path
 	if st.IsDir() {
-		file = filepath.Join(path, FrameFile)
+		file = filepath.Join(path, blosc.SparseFrameFile)
 	}
 	mf, err := mapfile.Open(file)
 	if err != nil {
@@ -85,14 +85,16 @@ func (s *Source) parse(sparse bool) error {
 	var err error
 	gerr := s.mf.Guard(func() {
 		if sparse {
-			s.frame, err = parseSparse(s.path, s.mf.Data(), blosc.Decode)
+			s.frame, err = parseSparse(s.path, s.mf.Data())
 		} else {
-			s.frame, err = Parse(s.mf.Data(), blosc.Decode)
+			s.frame, err = Parse(s.mf.Data())
 		}
 		if err == nil {
-			s.size = s.frame.dataLen()
+			s.size = s.frame.Len()
+			seen := map[int64]bool{} // a chunk file may serve several chunks
 			for _, c := range s.frame.Chunks {
-				if sparse && c.Kind == ChunkStored {
+				if sparse && c.Kind == blosc.ChunkStored && !seen[c.Offset] {
+					seen[c.Offset] = true
 					s.size += c.Size // the chunk files
 				}
 			}
@@ -102,7 +104,7 @@ func (s *Source) parse(sparse bool) error {
 		return gerr
 	}
 	if err != nil {
-		return wrapCodec(err)
+		return err
 	}
 	s.arr, err = newArray(s, datasetName(s.path))
 	return err
@@ -157,6 +159,3 @@ func (s *Source) EvictRange(lo, hi uint64) { s.mf.EvictRange(lo, hi) }
 func (s *Source) Describe() array.Description {
 	return array.Description{Format: "b2nd", Size: s.size, LayoutVersion: s.frame.Version, Footer: "ok"}
 }
-
-// dataLen is the frame's length in bytes.
-func (f *Frame) dataLen() int64 { return int64(len(f.data)) }

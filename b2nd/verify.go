@@ -2,6 +2,7 @@ package b2nd
 
 import (
 	"fmt"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 
 	"github.com/tetsql/tetsql/array"
 )
@@ -26,13 +27,13 @@ func (s *Source) Verify(deep bool, maxChunkBytes int64) ([]array.Finding, error)
 	var buf []byte
 	for i, c := range f.Chunks {
 		switch {
-		case c.Kind == ChunkUninit:
+		case c.Kind == blosc.ChunkUninit:
 			add("warning", i, "uninitialised chunk: its values read as zeros but were never written")
 			continue
-		case c.Kind != ChunkStored:
+		case c.Kind != blosc.ChunkStored:
 			continue
 		case f.Sparse && !deep:
-			if size, err := f.statChunk(c.Offset); err != nil {
+			if size, err := f.StatChunk(i); err != nil {
 				add("error", i, err.Error())
 			} else if size != c.Size {
 				add("error", i, fmt.Sprintf("chunk file holds %d bytes, %d when opened", size, c.Size))

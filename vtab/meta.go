@@ -358,7 +358,6 @@ func (c *metaCursor) Column(r *sqlitevt.Result, col int) error {
 func (c *metaCursor) Rowid() (int64, error) { return c.out.ids[c.i], nil }
 func (c *metaCursor) Close() error          { c.t.session.engine().Release(&c.held); return nil }
 
-// nullIfEmpty is s, or NULL for "" (a table that was not created).
 // offsetValue is a chunk's payload offset, NULL when its bytes are not
 // one span of the file (a special chunk, a sparse frame's chunk file).
 func offsetValue(off int64) sqlitevt.Value {
@@ -368,6 +367,7 @@ func offsetValue(off int64) sqlitevt.Value {
 	return off
 }
 
+// nullIfEmpty is s, or NULL for "" (a table that was not created).
 func nullIfEmpty(s string) sqlitevt.Value {
 	if s == "" {
 		return nil

@@ -123,11 +123,11 @@ func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
 			return c, nil
 		}
 	}
-	data, decoded, err := br.ReadChunkBox(id, lo, hi, buf)
+	data, decoded, partial, err := br.ReadChunkBox(id, lo, hi, buf)
 	if err != nil {
 		return c, fmt.Errorf("tet: %s: %w", r.table, err)
 	}
-	c.Data, c.Reusable, c.Partial, c.Decoded = data, true, decoded < ci.RawBytes, decoded
+	c.Data, c.Reusable, c.Partial, c.Decoded = data, true, partial, decoded
 	return c, nil
 }
 
@@ -138,8 +138,8 @@ func (r *Reader) entry(id int64) (Chunk, error) {
 		return Chunk{}, r.errorf(id, "%w", array.ErrMissingChunk)
 	}
 	c := Chunk{Info: ci}
-	if !ci.InPlace && ci.RawBytes > r.limit {
-		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", ci.RawBytes, array.ErrTooLarge, r.limit)
+	if need := max(ci.RawBytes, ci.DecodeBytes); !ci.InPlace && need > r.limit {
+		return c, r.errorf(id, "%d bytes: %w (%d bytes at most: raise max_chunk_bytes)", need, array.ErrTooLarge, r.limit)
 	}
 	return c, nil
 }

@@ -63,13 +63,14 @@ func DecodeBlock(dst, src []byte, j int, block0 []byte) error {
 	if err != nil {
 		return err
 	}
-	defer c.sd.close()
+	defer c.close()
 	if j > 0 && slices.Contains(h.Filters[:], filterDelta) {
 		if int64(len(block0)) != min(h.BlockSize, h.NBytes) {
 			return fmt.Errorf("%w: block %d of a delta-filtered chunk needs the %d-byte block 0, got %d bytes",
 				ErrCorrupt, j, min(h.BlockSize, h.NBytes), len(block0))
 		}
 	}
+	dst = dst[:n:n] // the caller's bytes past the block are not scratch
 	if j == 0 {
 		block0 = dst
 	}

@@ -1,6 +1,9 @@
 package blosc
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // decodeBloscLZ decodes one BloscLZ stream from in into out and returns the
 // number of bytes written. It never reads or writes out of bounds: every
@@ -28,7 +31,14 @@ func decodeBloscLZ(in, out []byte) (int, error) {
 			if n > len(out)-op {
 				return op, fmt.Errorf("%w: blosclz: literal run past the output", ErrCorrupt)
 			}
-			copy(out[op:op+n], in[ip:ip+n])
+			if ip+32 <= len(in) && op+32 <= len(out) {
+				// A run is at most 32 bytes: copy 32 in four words
+				// rather than call memmove; the bytes past the run
+				// are overwritten later (the stream must fill out).
+				copy32(out[op:op+32], in[ip:ip+32])
+			} else {
+				copy(out[op:op+n], in[ip:ip+n])
+			}
 			ip += n
 			op += n
 			if ip == len(in) {
@@ -80,29 +90,45 @@ func decodeBloscLZ(in, out []byte) (int, error) {
 	}
 }
 
+// copy32 copies 32 bytes in four words.
+func copy32(dst, src []byte) {
+	dst, src = dst[:32], src[:32]
+	le := binary.LittleEndian
+	le.PutUint64(dst[0:], le.Uint64(src[0:]))
+	le.PutUint64(dst[8:], le.Uint64(src[8:]))
+	le.PutUint64(dst[16:], le.Uint64(src[16:]))
+	le.PutUint64(dst[24:], le.Uint64(src[24:]))
+}
+
 // copyMatch copies length bytes from out[op-back:] to out[op:] as a
 // forward byte-by-byte copy would, so overlapping runs repeat. The caller
-// has checked both ranges.
+// has checked both ranges. Bytes of out past op+length may be overwritten
+// (they are not decoded yet).
 func copyMatch(out []byte, op, back, length int) {
 	src := op - back
-	if back >= length {
-		copy(out[op:op+length], out[src:src+length])
-		return
-	}
-	if back == 1 {
-		b := out[src]
-		for i := op; i < op+length; i++ {
-			out[i] = b
+	end := op + length
+	le := binary.LittleEndian
+	switch {
+	case back >= 8 && end+8 <= len(out):
+		// Each word read lies before the word written, so word copies
+		// (rounded up past end) repeat overlapping runs correctly.
+		for ; op < end; op, src = op+8, src+8 {
+			le.PutUint64(out[op:], le.Uint64(out[src:]))
 		}
-		return
-	}
-	// Overlapping: copy in chunks of back bytes; each chunk reads bytes
-	// already written, which is exactly the byte-by-byte semantics.
-	for length > 0 {
-		n := min(back, length)
-		copy(out[op:op+n], out[src:src+n])
-		op += n
-		src += n
-		length -= n
+	case back == 1 && end+8 <= len(out):
+		v := uint64(out[src]) * lo8
+		for ; op < end; op += 8 {
+			le.PutUint64(out[op:], v)
+		}
+	case back >= length:
+		copy(out[op:end], out[src:end-back])
+	default:
+		// Overlapping: the bytes from src repeat with period back, so
+		// each copy may take everything from src up to op, doubling.
+		for op < end {
+			n := min(op-src, end-op)
+			copy(out[op:op+n], out[src:src+n])
+			op += n
+		}
 	}
 }

@@ -2,12 +2,12 @@ package blosc
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
 
+	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
@@ -125,20 +125,21 @@ func (s *streamDecoder) close() {
 }
 
 // decode decodes one stream into exactly len(out) bytes; any other output
-// length is an error. Output is bounded by len(out) for every codec: lz4
-// and blosclz by construction, zlib and zstd by reading into out and then
-// checking that the stream ends.
+// length is an error. Output is bounded by len(out) for lz4, blosclz and
+// zlib, and by cap(out) for zstd, which may use the capacity as slack for
+// faster copies (WithDecodeAllCapLimit refuses to write past it) and
+// whose stream must still decode to exactly len(out) bytes.
 func (s *streamDecoder) decode(in, out []byte) error {
 	var n int
 	var err error
 	switch s.codec {
 	case codecBloscLZ:
-		n, err = decodeBloscLZ(in, out)
+		n, err = decodeBloscLZ(in, out[:len(out):len(out)])
 	case codecLZ4:
 		if len(s.dict) > 0 {
-			n, err = lz4.UncompressBlockWithDict(in, out, s.dict)
+			n, err = lz4.UncompressBlockWithDict(in, out[:len(out):len(out)], s.dict)
 		} else {
-			n, err = lz4.UncompressBlock(in, out)
+			n, err = lz4.UncompressBlock(in, out[:len(out):len(out)])
 		}
 		if err != nil {
 			err = fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
@@ -156,14 +157,14 @@ func (s *streamDecoder) decode(in, out []byte) error {
 		n, err = readExactly(s.zr, out, "zlib")
 	case codecZstd:
 		var got []byte
-		got, err = s.zd.DecodeAll(in, out[:0:len(out)])
+		got, err = s.zd.DecodeAll(in, out[:0])
 		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 			return fmt.Errorf("%w: zstd stream longer than %d bytes", ErrCorrupt, len(out))
 		}
 		if err != nil {
 			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
 		}
-		if len(got) > 0 && &got[0] != &out[0] {
+		if len(got) > len(out) || len(got) > 0 && &got[0] != &out[0] {
 			return fmt.Errorf("%w: zstd stream longer than %d bytes", ErrCorrupt, len(out))
 		}
 		n = len(got)

@@ -69,12 +69,15 @@ func decodeBlocks(h *Header, dst, src []byte) error {
 	if err != nil {
 		return err
 	}
-	defer c.sd.close()
+	defer c.close()
 	bs := h.BlockSize
 	block0 := dst[:min(bs, h.NBytes)]
 	for j := int64(0); j < c.nblocks; j++ {
 		off := j * bs
-		if err := c.block(j, dst[off:off+min(bs, h.NBytes-off)], block0); err != nil {
+		// The capacity up to the end of dst lets a stream decoder use
+		// the blocks not yet decoded as slack (see zstdSlack); it never
+		// reaches past dst.
+		if err := c.block(j, dst[off:off+min(bs, h.NBytes-off):len(dst)], block0); err != nil {
 			return err
 		}
 	}
@@ -92,7 +95,7 @@ type blockReader struct {
 }
 
 // openBlocks checks a regular chunk's codec, filters, block starts and
-// dictionary and prepares its decoders. The caller closes c.sd.
+// dictionary and prepares its decoders. The caller calls c.close.
 func openBlocks(h *Header, src []byte) (*blockReader, error) {
 	codec, err := resolveCodec(h)
 	if err != nil {
@@ -129,7 +132,14 @@ func openBlocks(h *Header, src []byte) (*blockReader, error) {
 		p: newPipeline(h, int(bs))}, nil
 }
 
-// block decodes block j into out (exactly that block's size). block0 is
+// close releases the decoders and scratch buffers.
+func (c *blockReader) close() {
+	c.sd.close()
+	c.p.release()
+}
+
+// block decodes block j into out (exactly that block's size; any capacity
+// past it may be overwritten with scratch bytes). block0 is
 // the restored block 0, which the delta filter of later blocks reads; for
 // j == 0 it is out itself or unused.
 func (c *blockReader) block(j int64, out, block0 []byte) error {
@@ -139,10 +149,7 @@ func (c *blockReader) block(j int64, out, block0 []byte) error {
 		return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, start, c.dataStart, len(c.src))
 	}
 	n := int64(len(out))
-	buf := out
-	if c.p.active {
-		buf = c.p.a[:n]
-	}
+	buf := c.p.target(out, int(n))
 	if err := decodeStreams(c.h, c.sd, c.src, start, buf, n < c.h.BlockSize); err != nil {
 		return fmt.Errorf("block %d: %w", j, err)
 	}
@@ -153,7 +160,8 @@ func (c *blockReader) block(j int64, out, block0 []byte) error {
 }
 
 // decodeStreams decodes the streams of one block, starting at pos in src,
-// into out (the whole block, still filtered).
+// into out (the whole block, still filtered). Bytes in out's capacity past
+// its length may be overwritten.
 func decodeStreams(h *Header, sd *streamDecoder, src []byte, pos int64, out []byte, leftover bool) error {
 	nstreams := 1
 	if !h.DontSplit && !leftover {

@@ -257,3 +257,50 @@ func TestDecodeBlosc1Header(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeKeepsCallerCapacity checks that Decode and DecodeBlock write
+// nothing past len(dst), although a stream decoder may use the blocks not
+// yet decoded as slack: the caller's bytes in cap(dst) stay untouched.
+func TestDecodeKeepsCallerCapacity(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, p := range []struct {
+		name    string
+		filters [6]uint8
+	}{
+		{"none", [6]uint8{}},
+		{"delta", [6]uint8{0: filterDelta}},
+		{"shuffle", [6]uint8{0: filterShuffle}},
+		{"shuffle+bitshuffle", [6]uint8{0: filterShuffle, 5: filterBitshuffle}},
+	} {
+		for _, codec := range []uint8{codecZstd, codecLZ4} {
+			name := fmt.Sprintf("%s/%s", codecName(codec), p.name)
+			data := smooth(r, 4*5000, 4)
+			s := chunkSpec{typesize: 4, blocksize: 4 * 1024, codec: codec, filters: p.filters}
+			chunk := buildChunk(t, s, data)
+			big := bytes.Repeat([]byte{0xAB}, len(data)+64)
+			if err := Decode(big[:len(data)], chunk); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !bytes.Equal(big[:len(data)], data) {
+				t.Fatalf("%s: decoded bytes differ", name)
+			}
+			if bytes.Count(big[len(data):], []byte{0xAB}) != 64 {
+				t.Fatalf("%s: Decode wrote past len(dst)", name)
+			}
+			for j := 0; j*s.blocksize < len(data); j++ {
+				off := j * s.blocksize
+				n := min(s.blocksize, len(data)-off)
+				blk := bytes.Repeat([]byte{0xAB}, n+64)
+				if err := DecodeBlock(blk[:n], chunk, j, data[:s.blocksize]); err != nil {
+					t.Fatalf("%s: block %d: %v", name, j, err)
+				}
+				if !bytes.Equal(blk[:n], data[off:off+n]) {
+					t.Fatalf("%s: block %d differs", name, j)
+				}
+				if bytes.Count(blk[n:], []byte{0xAB}) != 64 {
+					t.Fatalf("%s: DecodeBlock %d wrote past len(dst)", name, j)
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package blosc
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Filter ids of the six filter slots.
 const (
@@ -34,11 +37,15 @@ func unshuffle(dst, src []byte, es int) {
 		copy(dst, src)
 		return
 	}
-	for b := 0; b < es; b++ {
-		row := src[b*m : b*m+m]
-		for i, v := range row {
-			dst[i*es+b] = v
-		}
+	switch es {
+	case 2:
+		unshuffle2(dst, src, m, unshuffleSIMD(dst, src, m, es))
+	case 4:
+		unshuffle4(dst, src, m, unshuffleSIMD(dst, src, m, es))
+	case 8:
+		unshuffle8(dst, src, m, unshuffleSIMD(dst, src, m, es))
+	default:
+		unshuffleAny(dst, src, m, es)
 	}
 	copy(dst[m*es:n], src[m*es:n])
 }
@@ -48,7 +55,13 @@ func unshuffle(dst, src []byte, es int) {
 // element count is not a multiple of 8 is stored untouched); the rest is
 // verbatim. Row r = 8*b + k of the transposed part holds bit k of byte b
 // of every element, element i at bit i%8 of the row's byte i/8.
-func unbitshuffle(dst, src []byte, es int, version uint8) {
+//
+// It works in two sequential passes: the bit transpose turns each group of
+// 8 rows into byte b of every element (the byte-shuffled layout) in
+// scratch, then unshuffle interleaves the bytes into dst. scratch holds at
+// least m8*es bytes and shares no storage with src or dst; dst is either
+// src itself or disjoint from it.
+func unbitshuffle(dst, src []byte, es int, version uint8, scratch []byte) {
 	n := len(src)
 	m := n / es
 	m8 := m - m%8
@@ -59,30 +72,38 @@ func unbitshuffle(dst, src []byte, es int, version uint8) {
 		copy(dst, src)
 		return
 	}
+	planes := dst[:m8]
+	if es > 1 {
+		planes = scratch[:m8*es]
+	}
 	rowLen := m8 / 8
-	// For byte b of every element and each group of 8 elements j, the 8
-	// rows' byte j form an 8x8 bit matrix (row k = bit k); its transpose
-	// holds the 8 elements' byte b.
 	for b := 0; b < es; b++ {
 		rows := src[8*b*rowLen : 8*(b+1)*rowLen]
-		r0, r1, r2, r3 := rows[:rowLen], rows[rowLen:2*rowLen], rows[2*rowLen:3*rowLen], rows[3*rowLen:4*rowLen]
-		r4, r5, r6, r7 := rows[4*rowLen:5*rowLen], rows[5*rowLen:6*rowLen], rows[6*rowLen:7*rowLen], rows[7*rowLen:]
-		for j := range r0 {
-			x := uint64(r0[j]) | uint64(r1[j])<<8 | uint64(r2[j])<<16 | uint64(r3[j])<<24 |
-				uint64(r4[j])<<32 | uint64(r5[j])<<40 | uint64(r6[j])<<48 | uint64(r7[j])<<56
-			if x != 0 {
-				x = transpose8(x)
-			}
-			d := dst[8*j*es+b : 8*j*es+b+7*es+1]
-			d[0] = byte(x)
-			d[es] = byte(x >> 8)
-			d[2*es] = byte(x >> 16)
-			d[3*es] = byte(x >> 24)
-			d[4*es] = byte(x >> 32)
-			d[5*es] = byte(x >> 40)
-			d[6*es] = byte(x >> 48)
-			d[7*es] = byte(x >> 56)
+		plane := planes[b*m8 : (b+1)*m8]
+		j := bitTransposeSIMD(plane, rows, rowLen)
+		// Eight groups at a time: the 8 rows' next 8 bytes hold bit k
+		// (row k) of byte b of 64 elements; transposing the bits in each
+		// byte lane gives words whose lane g is element 8g+i's byte b
+		// (word i), and transposing those bytes puts the 64 elements'
+		// byte b in order.
+		for ; j+8 <= rowLen; j += 8 {
+			x0, x1, x2, x3, x4, x5, x6, x7 := transposeBitLanes(load8(rows, j, rowLen))
+			x0, x1, x2, x3, x4, x5, x6, x7 = transposeBytes8(x0, x1, x2, x3, x4, x5, x6, x7)
+			put8(plane[8*j:], x0, x1, x2, x3, x4, x5, x6, x7)
 		}
+		for ; j < rowLen; j++ {
+			var v uint64
+			for k := 7; k >= 0; k-- {
+				v = v<<8 | uint64(rows[k*rowLen+j])
+			}
+			if v != 0 {
+				v = transpose8(v)
+			}
+			binary.LittleEndian.PutUint64(plane[8*j:], v)
+		}
+	}
+	if es > 1 {
+		unshuffle(dst[:m8*es], planes, es)
 	}
 	copy(dst[m8*es:n], src[m8*es:n])
 }
@@ -111,21 +132,26 @@ func deltaUnit(typesize int) int {
 }
 
 // undelta undoes the delta filter in place on buf. For block 0 (ref nil)
-// each byte from position w on is XORed with the restored byte w earlier;
-// for other blocks each byte is XORed with the same byte of the restored
-// block 0 (ref). Bytes after the last whole unit are left alone.
+// each byte from position w on is XORed with the restored byte w earlier
+// (a running XOR of w-byte units); for other blocks each byte is XORed
+// with the same byte of the restored block 0 (ref). Bytes after the last
+// whole unit are left alone.
 func undelta(buf, ref []byte, w int) {
 	end := len(buf) / w * w
 	if ref == nil {
-		for i := w; i < end; i++ {
+		i := w
+		if 8%w == 0 {
+			words := end / 8 * 8
+			prefixXor(buf[:words], w)
+			i = max(w, words)
+		}
+		for ; i < end; i++ {
 			buf[i] ^= buf[i-w]
 		}
 		return
 	}
 	end = min(end, len(ref)/w*w)
-	for i := 0; i < end; i++ {
-		buf[i] ^= ref[i]
-	}
+	xorInto(buf[:end], ref[:end])
 }
 
 // unbytedelta undoes bytedelta in place: buf is es streams of n/es bytes,
@@ -134,11 +160,6 @@ func undelta(buf, ref []byte, w int) {
 func unbytedelta(buf []byte, es int) {
 	m := len(buf) / es
 	for s := 0; s < es; s++ {
-		var acc byte
-		row := buf[s*m : s*m+m]
-		for i, v := range row {
-			acc += v
-			row[i] = acc
-		}
+		prefixSumBytes(buf[s*m : s*m+m])
 	}
 }

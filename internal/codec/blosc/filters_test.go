@@ -24,7 +24,7 @@ func TestUnbitshuffleKnown(t *testing.T) {
 		src[k] = 1 << k
 	}
 	dst := make([]byte, 8)
-	unbitshuffle(dst, src, 1, 5)
+	unbitshuffle(dst, src, 1, 5, nil)
 	for i, v := range dst {
 		if v != 1<<i {
 			t.Fatalf("element %d = %#x, want %#x", i, v, 1<<i)
@@ -49,7 +49,7 @@ func TestFilterRoundTrips(t *testing.T) {
 				t.Errorf("%s: shuffle round trip", name)
 			}
 			clear(dst)
-			unbitshuffle(dst, bitshuffle(src, es), es, 5)
+			unbitshuffle(dst, bitshuffle(src, es), es, 5, make([]byte, n))
 			if !bytes.Equal(dst, src) {
 				t.Errorf("%s: bitshuffle round trip", name)
 			}
@@ -82,7 +82,7 @@ func TestUnbitshuffleVersion2(t *testing.T) {
 	// multiple of 8 untouched.
 	src := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	dst := make([]byte, len(src))
-	unbitshuffle(dst, src, 1, 2)
+	unbitshuffle(dst, src, 1, 2, nil)
 	if !bytes.Equal(dst, src) {
 		t.Fatalf("version 2 partial block changed: %v", dst)
 	}

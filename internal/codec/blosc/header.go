@@ -9,6 +9,21 @@
 // wrapping ErrCorrupt or ErrUnsupported, never a panic, and memory beyond
 // the caller's output stays O(block size). Decode and DecodeBlock are safe
 // for concurrent use.
+//
+// It also parses Blosc2 frames, the containers of chunks (super-chunks):
+// ParseFrame for a contiguous frame, ParseSparseDir and ParseSparseFrame
+// for a sparse one (a directory of chunk files). A Frame gives the header
+// sizes, the metalayers, the variable-length metalayers decoded from
+// msgpack and where each chunk is; DecodeFrame decodes a whole contiguous
+// frame into one buffer. Frame errors wrap ErrCorrupt, ErrTruncated,
+// ErrUnsupported or ErrTooLarge (sparse frames' files: also ErrNotRegular,
+// ErrChanged or the operating system's error), and every size a frame
+// declares is bounded before memory is allocated for it.
+//
+// The filters are undone with word-wide Go kernels; on amd64 the byte
+// unshuffle (element sizes 2, 4, 8), the bit transpose of bitshuffle and
+// the prefix sum of bytedelta run SSE2 kernels (every amd64 CPU has SSE2)
+// for their leading part. Build with -tags purego to use Go alone.
 package blosc
 
 import (
@@ -17,9 +32,11 @@ import (
 	"fmt"
 )
 
-// Sentinel errors; every error returned by this package wraps one of them.
+// Sentinel errors of chunk decoding (frame.go adds the frame layer's);
+// every error Decode, DecodeBlock and ParseHeader return wraps one.
 var (
-	// ErrCorrupt reports a chunk that does not follow the format.
+	// ErrCorrupt reports a chunk (or frame) that does not follow the
+	// format.
 	ErrCorrupt = errors.New("blosc: corrupt chunk")
 	// ErrUnsupported reports valid but unsupported content (a codec,
 	// filter or feature this reader does not implement); the message

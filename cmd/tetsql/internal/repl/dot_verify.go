@@ -13,8 +13,8 @@ import (
 )
 
 // dotVerify checks every attached file (tetcore's report for .tet files,
-// the format's array.Verifier for others) and prints one summary line per file plus its findings. It fails when a
-// finding is an error.
+// the format's array.Verifier for others) and prints one summary line
+// per file plus its findings. It fails when a finding is an error.
 func (s *Shell) dotVerify(ctx context.Context, args []string) error {
 	mode := tetcore.VerifyQuick
 	if len(args) == 1 {

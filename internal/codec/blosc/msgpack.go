@@ -1,38 +1,54 @@
-package b2nd
+package blosc
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
-
-	"github.com/tetsql/tetsql/array"
 )
 
-// reader walks msgpack bytes with bounds checks. Every read that would
-// pass the end fails with array.ErrCorrupt instead of panicking; frames
-// use only a handful of fixed markers, so the helpers read exactly one
-// expected form each.
-type reader struct {
+// MsgReader walks msgpack bytes with bounds checks. Every read that would
+// pass the end fails with ErrCorrupt instead of panicking. Frames use only
+// a handful of fixed markers, so most methods read exactly one expected
+// form; Value reads any. Metalayer contents (such as the N-d layout of a
+// 'b2nd' metalayer) are msgpack too, so the reader is exported for their
+// parsers.
+type MsgReader struct {
 	b   []byte
 	pos int
 	ctx string // names the structure being read, for errors
 }
 
-func (r *reader) errorf(format string, args ...any) error {
-	return fmt.Errorf("b2nd: %s at byte %d: %s: %w", r.ctx, r.pos, fmt.Sprintf(format, args...), array.ErrCorrupt)
+// NewMsgReader reads b from its start; ctx names what b holds in errors.
+func NewMsgReader(b []byte, ctx string) *MsgReader { return &MsgReader{b: b, ctx: ctx} }
+
+// Pos is the number of bytes read so far.
+func (r *MsgReader) Pos() int { return r.pos }
+
+// Errorf returns an ErrCorrupt error naming the structure and the current
+// byte position.
+func (r *MsgReader) Errorf(format string, args ...any) error {
+	return fmt.Errorf("%s at byte %d: %s: %w", r.ctx, r.pos, fmt.Sprintf(format, args...), ErrCorrupt)
+}
+
+// Expect checks that the next byte is want without reading it.
+func (r *MsgReader) Expect(want byte, what string) error {
+	if err := r.Marker(want, what); err != nil {
+		return err
+	}
+	r.pos--
+	return nil
 }
 
 // take returns the next n bytes.
-func (r *reader) take(n int) ([]byte, error) {
+func (r *MsgReader) take(n int) ([]byte, error) {
 	if n < 0 || n > len(r.b)-r.pos {
-		return nil, r.errorf("needs %d bytes, %d left", n, len(r.b)-r.pos)
+		return nil, r.Errorf("needs %d bytes, %d left", n, len(r.b)-r.pos)
 	}
 	s := r.b[r.pos : r.pos+n]
 	r.pos += n
 	return s, nil
 }
 
-func (r *reader) byte1() (byte, error) {
+func (r *MsgReader) byte1() (byte, error) {
 	s, err := r.take(1)
 	if err != nil {
 		return 0, err
@@ -40,21 +56,21 @@ func (r *reader) byte1() (byte, error) {
 	return s[0], nil
 }
 
-// marker reads one byte that must equal want.
-func (r *reader) marker(want byte, what string) error {
+// Marker reads one byte that must equal want.
+func (r *MsgReader) Marker(want byte, what string) error {
 	c, err := r.byte1()
 	if err != nil {
 		return err
 	}
 	if c != want {
 		r.pos--
-		return r.errorf("%s: marker 0x%02x, want 0x%02x", what, c, want)
+		return r.Errorf("%s: marker 0x%02x, want 0x%02x", what, c, want)
 	}
 	return nil
 }
 
 // uint reads a big-endian unsigned integer of n bytes (1, 2, 4 or 8).
-func (r *reader) uint(n int) (uint64, error) {
+func (r *MsgReader) uint(n int) (uint64, error) {
 	s, err := r.take(n)
 	if err != nil {
 		return 0, err
@@ -66,52 +82,52 @@ func (r *reader) uint(n int) (uint64, error) {
 	return v, nil
 }
 
-// int32 reads a `d2` int32.
-func (r *reader) int32(what string) (int32, error) {
-	if err := r.marker(0xd2, what); err != nil {
+// Int32 reads a `d2` int32.
+func (r *MsgReader) Int32(what string) (int32, error) {
+	if err := r.Marker(0xd2, what); err != nil {
 		return 0, err
 	}
 	v, err := r.uint(4)
 	return int32(uint32(v)), err
 }
 
-// int64 reads a `d3` int64.
-func (r *reader) int64(what string) (int64, error) {
-	if err := r.marker(0xd3, what); err != nil {
+// Int64 reads a `d3` int64.
+func (r *MsgReader) Int64(what string) (int64, error) {
+	if err := r.Marker(0xd3, what); err != nil {
 		return 0, err
 	}
 	v, err := r.uint(8)
 	return int64(v), err
 }
 
-// fixint reads a positive fixint (0..127).
-func (r *reader) fixint(what string) (int, error) {
+// Fixint reads a positive fixint (0..127).
+func (r *MsgReader) Fixint(what string) (int, error) {
 	c, err := r.byte1()
 	if err != nil {
 		return 0, err
 	}
 	if c > 0x7f {
 		r.pos--
-		return 0, r.errorf("%s: marker 0x%02x, want a positive fixint", what, c)
+		return 0, r.Errorf("%s: marker 0x%02x, want a positive fixint", what, c)
 	}
 	return int(c), nil
 }
 
-// fixarray reads a fixarray marker and returns its length.
-func (r *reader) fixarray(what string) (int, error) {
+// Fixarray reads a fixarray marker and returns its length.
+func (r *MsgReader) Fixarray(what string) (int, error) {
 	c, err := r.byte1()
 	if err != nil {
 		return 0, err
 	}
 	if c&0xf0 != 0x90 {
 		r.pos--
-		return 0, r.errorf("%s: marker 0x%02x, want a fixarray", what, c)
+		return 0, r.Errorf("%s: marker 0x%02x, want a fixarray", what, c)
 	}
 	return int(c & 0x0f), nil
 }
 
 // mapLen reads a map16 (`de`) or a fixmap marker.
-func (r *reader) mapLen(what string) (int, error) {
+func (r *MsgReader) mapLen(what string) (int, error) {
 	c, err := r.byte1()
 	if err != nil {
 		return 0, err
@@ -124,11 +140,11 @@ func (r *reader) mapLen(what string) (int, error) {
 		return int(c & 0x0f), nil
 	}
 	r.pos--
-	return 0, r.errorf("%s: marker 0x%02x, want a map", what, c)
+	return 0, r.Errorf("%s: marker 0x%02x, want a map", what, c)
 }
 
-// str reads any msgpack string form (fixstr, str8/16/32).
-func (r *reader) str(what string) (string, error) {
+// Str reads any msgpack string form (fixstr, str8/16/32).
+func (r *MsgReader) Str(what string) (string, error) {
 	c, err := r.byte1()
 	if err != nil {
 		return "", err
@@ -145,13 +161,13 @@ func (r *reader) str(what string) (string, error) {
 		n, err = r.uint(4)
 	default:
 		r.pos--
-		return "", r.errorf("%s: marker 0x%02x, want a string", what, c)
+		return "", r.Errorf("%s: marker 0x%02x, want a string", what, c)
 	}
 	if err != nil {
 		return "", err
 	}
 	if n > uint64(len(r.b)-r.pos) {
-		return "", r.errorf("%s: string of %d bytes, %d left", what, n, len(r.b)-r.pos)
+		return "", r.Errorf("%s: string of %d bytes, %d left", what, n, len(r.b)-r.pos)
 	}
 	s, err := r.take(int(n))
 	return string(s), err
@@ -161,15 +177,18 @@ func (r *reader) str(what string) (string, error) {
 // attribute cannot exhaust the stack.
 const maxDepth = 32
 
-// value decodes one msgpack value of any form into Go values: nil, bool,
+// Value decodes the next msgpack value of any form into Go values: nil, bool,
 // int64, uint64 (only above MaxInt64), float64, string, []byte, []any,
 // map[string]any (non-string keys are formatted with %v). Extension values
 // become the placeholder string "<ext N, L bytes>". Containers are built
 // element by element, so a lying length fails when the bytes run out
 // rather than allocating it up front.
-func (r *reader) value(depth int) (any, error) {
+func (r *MsgReader) Value() (any, error) { return r.value(0) }
+
+// value decodes one value nested depth containers deep (see Value).
+func (r *MsgReader) value(depth int) (any, error) {
 	if depth > maxDepth {
-		return nil, r.errorf("values nested deeper than %d", maxDepth)
+		return nil, r.Errorf("values nested deeper than %d", maxDepth)
 	}
 	c, err := r.byte1()
 	if err != nil {
@@ -186,7 +205,7 @@ func (r *reader) value(depth int) (any, error) {
 		return r.arrayBody(int(c&0x0f), depth)
 	case c&0xe0 == 0xa0:
 		r.pos--
-		return r.str("string")
+		return r.Str("string")
 	}
 	switch c {
 	case 0xc0:
@@ -199,7 +218,7 @@ func (r *reader) value(depth int) (any, error) {
 			return nil, err
 		}
 		if n > uint64(len(r.b)-r.pos) {
-			return nil, r.errorf("binary of %d bytes, %d left", n, len(r.b)-r.pos)
+			return nil, r.Errorf("binary of %d bytes, %d left", n, len(r.b)-r.pos)
 		}
 		s, err := r.take(int(n))
 		return append([]byte(nil), s...), err
@@ -230,7 +249,7 @@ func (r *reader) value(depth int) (any, error) {
 		return r.ext(1 << (c - 0xd4))
 	case 0xd9, 0xda, 0xdb:
 		r.pos--
-		return r.str("string")
+		return r.Str("string")
 	case 0xdc, 0xdd:
 		n, err := r.uint(2 << (c - 0xdc))
 		if err != nil {
@@ -245,23 +264,23 @@ func (r *reader) value(depth int) (any, error) {
 		return r.mapBody(int(min(n, math.MaxInt32)), depth)
 	}
 	r.pos--
-	return nil, r.errorf("unknown msgpack marker 0x%02x", c)
+	return nil, r.Errorf("unknown msgpack marker 0x%02x", c)
 }
 
 // ext skips an extension value's type byte and n data bytes.
-func (r *reader) ext(n uint64) (any, error) {
+func (r *MsgReader) ext(n uint64) (any, error) {
 	t, err := r.byte1()
 	if err != nil {
 		return nil, err
 	}
 	if n > uint64(len(r.b)-r.pos) {
-		return nil, r.errorf("extension of %d bytes, %d left", n, len(r.b)-r.pos)
+		return nil, r.Errorf("extension of %d bytes, %d left", n, len(r.b)-r.pos)
 	}
 	r.pos += int(n)
 	return fmt.Sprintf("<ext %d, %d bytes>", int8(t), n), nil
 }
 
-func (r *reader) arrayBody(n, depth int) (any, error) {
+func (r *MsgReader) arrayBody(n, depth int) (any, error) {
 	out := []any{}
 	for i := 0; i < n; i++ {
 		v, err := r.value(depth + 1)
@@ -273,7 +292,7 @@ func (r *reader) arrayBody(n, depth int) (any, error) {
 	return out, nil
 }
 
-func (r *reader) mapBody(n, depth int) (any, error) {
+func (r *MsgReader) mapBody(n, depth int) (any, error) {
 	out := map[string]any{}
 	for i := 0; i < n; i++ {
 		k, err := r.value(depth + 1)
@@ -292,7 +311,3 @@ func (r *reader) mapBody(n, depth int) (any, error) {
 	}
 	return out, nil
 }
-
-// le64 and le32 read little-endian fields of the non-msgpack parts.
-func le64(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) }
-func le32(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) }
