@@ -9,6 +9,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // zstdDecoder is the package's zstd decoder (DecodeAll is safe for
@@ -101,8 +102,39 @@ func decodeLZ4(src, dst []byte, size int64, what string) ([]byte, error) {
 }
 
 // decodeBlosc2Frame decodes a whole Blosc2 contiguous frame (every chunk
-// in order, concatenated), refusing more than limit bytes of output.
+// in order, concatenated), refusing more than limit bytes of output. The
+// codec's errors also match the array sentinels they mean.
 func decodeBlosc2Frame(payload []byte, limit int64) ([]byte, error) {
-	_, _ = payload, limit
-	return nil, fmt.Errorf("blosc2 compression: not wired yet: %w", array.ErrUnsupported)
+	out, err := blosc.DecodeFrame(payload, limit)
+	if err != nil {
+		return nil, fmt.Errorf("blosc2: %w", wrapBlosc(err))
+	}
+	return out, nil
 }
+
+// bloscSentinels pairs each sentinel of the blosc codec package with the
+// array sentinel it means.
+var bloscSentinels = [...][2]error{
+	{blosc.ErrCorrupt, array.ErrCorrupt},
+	{blosc.ErrTruncated, array.ErrCorrupt}, // a payload cut short inside its frame is damage
+	{blosc.ErrUnsupported, array.ErrUnsupported},
+	{blosc.ErrTooLarge, array.ErrCorrupt}, // larger than the object's shape allows
+	{blosc.ErrNoChunk, array.ErrCorrupt},
+}
+
+// wrapBlosc adds the array sentinels matching a blosc error, keeping its
+// message, so callers test errors with package array's sentinels alone.
+func wrapBlosc(err error) error {
+	for _, p := range bloscSentinels {
+		if errors.Is(err, p[0]) && !errors.Is(err, p[1]) {
+			return &bloscError{err: err, sentinel: p[1]}
+		}
+	}
+	return err
+}
+
+// bloscError is a blosc error that also matches an array sentinel.
+type bloscError struct{ err, sentinel error }
+
+func (e *bloscError) Error() string   { return e.err.Error() }
+func (e *bloscError) Unwrap() []error { return []error{e.err, e.sentinel} }

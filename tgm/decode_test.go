@@ -222,7 +222,7 @@ func TestDecodeRefusals(t *testing.T) {
 		{"sz3", desc([]int{3}, "float64", "compression", "sz3"), le, 0, array.ErrUnsupported, "sz3"},
 		{"unknown compression", desc([]int{3}, "float64", "compression", "brotli"), le, 0, array.ErrUnsupported, "brotli"},
 		{"rle on floats", desc([]int{3}, "float64", "compression", "rle"), le, 0, array.ErrUnsupported, "bitmask"},
-		{"blosc2 pending", desc([]int{3}, "float64", "compression", "blosc2"), le, 0, array.ErrUnsupported, "blosc2"},
+		{"blosc2 not a frame", desc([]int{3}, "float64", "compression", "blosc2"), le, 0, array.ErrCorrupt, "blosc2"},
 		{"short payload", desc([]int{4}, "float64"), le, 0, array.ErrCorrupt, "holds 24 bytes, 32 expected"},
 		{"zstd too long", desc([]int{3}, "float64", "compression", "zstd"), zstdOf(t, big), 0, array.ErrCorrupt, "more than the 24 bytes"},
 		{"zstd too short", desc([]int{4}, "float64", "compression", "zstd"), zstdOf(t, le), 0, array.ErrCorrupt, "24 bytes, 32 expected"},
