@@ -4,6 +4,7 @@ import (
 	"github.com/tetsql/tetsql/array"
 	"github.com/tetsql/tetsql/b2nd"
 	"github.com/tetsql/tetsql/tetcore"
+	"github.com/tetsql/tetsql/tgm"
 )
 
 // formats are the file formats the driver opens, one line per format. A
@@ -12,4 +13,5 @@ import (
 var formats = []array.Format{
 	tetcore.Format,
 	b2nd.Format,
+	tgm.Format,
 }
