@@ -133,7 +133,8 @@ func (s *Source) Describe() array.Description {
 // decodes every data object of a dataset (none larger than
 // maxChunkBytes, when given; DefaultMaxObjectBytes otherwise): an object
 // that cannot be decoded is an error finding naming why. Objects of no
-// dataset (the "unmapped" attribute) have their hashes checked only. A file
+// dataset (the "unmapped" attribute) have their hashes checked only,
+// and are a warning saying why they are not read. A file
 // with no digest at all is a warning, so that a clean report is not read
 // as checked hashes.
 func (s *Source) Verify(deep bool, maxChunkBytes int64) ([]array.Finding, error) {
@@ -176,6 +177,9 @@ func (s *Source) verify(deep bool, maxChunkBytes int64) []array.Finding {
 				ds, chunk = p.ds.info.Name, p.coords()
 			}
 			err := o.VerifyHash()
+			if _, terr := o.Type(); err == nil && !inDataset && terr != nil {
+				out = append(out, array.Finding{Severity: "warning", Message: fmt.Sprintf("tgm: %s: in no dataset: %v", o.where(), terr)})
+			}
 			if err == nil && deep && inDataset {
 				if maxChunkBytes > 0 && o.DecodedBytes() > maxChunkBytes {
 					err = fmt.Errorf("tgm: %s: decodes to %d bytes, above the limit of %d", o.where(), o.DecodedBytes(), maxChunkBytes)

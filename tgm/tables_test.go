@@ -151,4 +151,13 @@ func TestSourceLimitAndDescribe(t *testing.T) {
 	if err != nil || len(fs) != 1 || fs[0].Severity != "warning" || !strings.Contains(fs[0].Message, "hash") {
 		t.Errorf("verify of a file without hashes: %+v, %v", fs, err)
 	}
+	c, err := Open(filepath.Join("testdata", "dtypes_complex.tgm"), array.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fs, err = c.Verify(true, 0)
+	if err != nil || len(fs) != 2 || fs[0].Severity != "warning" || !strings.Contains(fs[0].Message, "complex64") || !strings.Contains(fs[1].Message, "complex128") {
+		t.Errorf("verify of objects in no dataset: %+v, %v", fs, err)
+	}
 }
