@@ -5,6 +5,9 @@ go 1.26.8
 require (
 	// tetcore: memory-maps .tet files read-only.
 	github.com/edsrzf/mmap-go v1.2.0
+	// tgm: Tensogram metadata, descriptors, index and hash frames are
+	// CBOR; a reader must accept any well-formed CBOR, canonical or not.
+	github.com/fxamacker/cbor/v2 v2.10.0
 	// tetcore: zstd chunk decoding (one shared decoder) and encoding;
 	// internal/codec/blosc: the zstd and zlib streams of Blosc2 chunks
 	// (its inflate is faster than compress/flate's on a bytes.Reader).
@@ -16,27 +19,31 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33
 	// cmd/tetsql, cmd/tetgen: command-line flags.
 	github.com/spf13/pflag v1.0.10
+	// tgm: Tensogram frames carry xxh3-64 hashes of their bodies.
+	github.com/zeebo/xxh3 v1.1.0
 	// internal/fold: CPU feature detection (AVX2, FMA) for the vector
 	// kernels; already required by x/term.
 	golang.org/x/sys v0.49.0
 	// cmd/tetsql and its internal/repl: terminal detection and size.
 	golang.org/x/term v0.47.0
-	// vtab and the root driver: SQLite in pure Go (its database/sql
-	// driver); internal/sqlitevt binds its C API, modernc.org/sqlite/lib.
-	modernc.org/sqlite v1.61.1
 	// internal/sqlitevt: the functions of modernc.org/sqlite/lib take a
 	// *libc.TLS.
 	modernc.org/libc v1.79.0
+	// vtab and the root driver: SQLite in pure Go (its database/sql
+	// driver); internal/sqlitevt binds its C API, modernc.org/sqlite/lib.
+	modernc.org/sqlite v1.61.1
 )
 
 require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/x448/float16 v0.8.4 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
