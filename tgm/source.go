@@ -62,6 +62,11 @@ func Open(path string, o array.Options) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tgm: %w", err)
 	}
+	return newSource(mf, path, o)
+}
+
+// newSource builds the source of the file mf (closed on failure).
+func newSource(mf *mapfile.File, path string, o array.Options) (*Source, error) {
 	s := &Source{path: path, mf: mf, limit: o.MaxChunkBytes}
 	if err := s.parse(); err != nil {
 		mf.Close()
