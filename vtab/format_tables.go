@@ -13,7 +13,9 @@ import (
 // (array.TableProvider: Tensogram's tgm_messages and tgm_objects). Each
 // is a metadata table of kind formatTableKind, named by its Name in the
 // module arguments, served like the fixed ones: its rows are listed
-// whole at each Filter, sized against the memory limit first.
+// whole at each Filter, sized against the memory limit first: Rows runs
+// twice per scan (once to count, once to build), and is checked for the
+// statement's interruption every interruptEvery rows.
 
 // formatTableKind is the module argument kind of a format table:
 // USING tet('/abs/f.tgm', format_table, 'tgm_messages').
