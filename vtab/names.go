@@ -39,8 +39,8 @@ func TableNames(src *scan.Source) []DatasetTables {
 	for _, m := range MetaTables {
 		taken[asciiLower(m)] = true
 	}
-	// Format tables whose names are refused are not created (nor is the
-	// schema: see formatTableSQL), so they claim nothing.
+	// Refused format tables claim nothing: the file's attach fails (see
+	// formatTableSQL).
 	tables, _ := formatTables(src)
 	for _, t := range tables {
 		taken[asciiLower(t.Name)] = true
