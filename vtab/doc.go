@@ -1,7 +1,8 @@
 // Package vtab provides tetsql's SQLite virtual tables over .tet files:
 // the metadata tables (tet_file, tet_datasets, tet_dims, tet_chunks,
-// tet_history, tet_attrs, tet_coords) and one cells table per dataset, as
-// docs/SQL.md describes.
+// tet_history, tet_attrs, tet_coords), the metadata tables a format has
+// of its own (array.TableProvider), and one cells table and one
+// aggregate table per dataset, as docs/SQL.md describes.
 //
 // Everything goes through one module, "tet", which exists only on the
 // connections [Open] or [Connector] opens (never on a program's other
@@ -9,7 +10,9 @@
 //
 //	CREATE VIRTUAL TABLE s.name USING tet(path, kind [, dataset])
 //
-// where kind is one of the metadata table names or "cells". [SetupSQL]
+// where kind is one of the metadata table names, "cells" or "agg" (with
+// a dataset), or "format_table" (with the name of a format's table, in
+// place of the dataset). [SetupSQL]
 // returns the statements that attach one file as a schema with all its
 // tables; the database/sql driver runs them on every new connection.
 //

@@ -231,8 +231,9 @@ type metaTable struct {
 	session   *Session
 }
 
-func newMeta(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*metaTable, error) {
-	k := metaKinds[a.kind]
+// newMeta declares a metadata table of kind k (a fixed one, or a
+// format table: see formatKind).
+func newMeta(ctx sqlitevt.Context, a tableArgs, h *scan.Handle, k *metaKind) (*metaTable, error) {
 	if err := ctx.Declare("CREATE TABLE x(" + k.columns + ")"); err != nil {
 		return nil, fmt.Errorf("tet: table %q: %w", a.table, err)
 	}
@@ -342,6 +343,8 @@ func metaRowBytes(v []sqlitevt.Value) int64 {
 		switch x := x.(type) {
 		case string:
 			n += 16 + int64(len(x))
+		case []byte:
+			n += 24 + int64(len(x))
 		case int64, float64:
 			n += 8
 		}

@@ -13,7 +13,8 @@ type tableArgs struct {
 	schema, table string
 	path, kind    string
 	dataset       string
-	datasetID     int // with byID: the dataset's directory position
+	formatTable   string // kind format_table: the name of the format's table
+	datasetID     int    // with byID: the dataset's directory position
 	byID          bool
 	session       *Session   // the connection's, never from the arguments
 	conn          *connState // the connection's (nil outside one, in tests)
@@ -25,8 +26,9 @@ type tableArgs struct {
 var errSessionArg = fmt.Errorf("tet: the session argument is not accepted: a table belongs to the session of its connection")
 
 // parseArgs reads argv: module, schema, table, then path, kind,
-// [dataset]. The dataset may also be given unquoted as dataset_id=N (its
-// directory position), for names SQL text cannot carry.
+// [dataset or format table name]. The dataset may also be given unquoted
+// as dataset_id=N (its directory position), for names SQL text cannot
+// carry.
 func parseArgs(args []string) (tableArgs, error) {
 	var a tableArgs
 	if len(args) < 3 {
@@ -51,7 +53,8 @@ func parseArgs(args []string) (tableArgs, error) {
 		}
 		user = append(user, unquote(s))
 	}
-	usage := "usage: CREATE VIRTUAL TABLE t USING tet('file.tet', kind [, 'dataset']) with kind cells, agg, or a tet_ metadata table"
+	usage := "usage: CREATE VIRTUAL TABLE t USING tet('file.tet', kind [, 'dataset']) with kind cells, agg, or a tet_ metadata table, " +
+		"or tet('file', format_table, 'name') for a table the file's format has of its own"
 	if len(user) < 2 {
 		return a, fmt.Errorf("tet: table %q: need a file path and a table kind; %s", a.table, usage)
 	}
@@ -66,6 +69,11 @@ func parseArgs(args []string) (tableArgs, error) {
 			return a, fmt.Errorf("tet: table %q: kind %s needs a dataset name; %s", a.table, a.kind, usage)
 		}
 		a.dataset = user[2]
+	case a.kind == formatTableKind:
+		if len(user) != 3 || a.byID {
+			return a, fmt.Errorf("tet: table %q: kind %s needs the name of one of the format's tables; %s", a.table, a.kind, usage)
+		}
+		a.formatTable = user[2]
 	case metaKinds[a.kind] != nil:
 		if len(user) != 2 || a.byID {
 			return a, fmt.Errorf("tet: table %q: kind %s takes no dataset; %s", a.table, a.kind, usage)
@@ -112,7 +120,13 @@ func connect(ctx sqlitevt.Context, args []string, cs *connState) (sqlitevt.Table
 	} else if a.kind == "agg" {
 		t, err = newAgg(ctx, a, h)
 	} else {
-		t, err = newMeta(ctx, a, h)
+		k := metaKinds[a.kind]
+		if a.kind == formatTableKind {
+			k, err = formatKind(a, h)
+		}
+		if err == nil {
+			t, err = newMeta(ctx, a, h, k)
+		}
 	}
 	if err != nil {
 		h.Close()

@@ -23,19 +23,27 @@ type DatasetTables struct {
 //   - a name starting with "sqlite_" (reserved by SQLite) or "tet_" (the
 //     metadata tables' prefix) gets a leading "_";
 //   - a name equal, ignoring ASCII case as SQLite does, to a table already
-//     named gets "_2", "_3", … (the metadata tables first, then the cells
-//     tables in directory order, then the companions);
+//     named gets "_2", "_3", … (the metadata tables first, then the
+//     format's own tables (array.TableProvider) under their names, then
+//     the cells tables in directory order, then the companions);
 //   - the companion of a dataset is its cells table name plus "_agg";
 //     when a cells table already has that name (a dataset "X_agg" beside
 //     "X"), the companion is not created and Agg is "", as the SQL
 //     contract says: the dataset's own table keeps the name users asked
-//     for, and no second spelling of it is invented.
+//     for, and no second spelling of it is invented. A companion whose
+//     name a format table has gets "_2", "_3", … as any other name.
 //
 // The names depend on the file alone, so every connection agrees.
 func TableNames(src *scan.Source) []DatasetTables {
 	taken := map[string]bool{}
 	for _, m := range MetaTables {
 		taken[asciiLower(m)] = true
+	}
+	// Refused format tables claim nothing: the file's attach fails (see
+	// formatTableSQL).
+	tables, _ := formatTables(src)
+	for _, t := range tables {
+		taken[asciiLower(t.Name)] = true
 	}
 	claim := func(base string) string {
 		name := base
@@ -47,11 +55,13 @@ func TableNames(src *scan.Source) []DatasetTables {
 	}
 	arrays := src.Arrays()
 	out := make([]DatasetTables, len(arrays))
+	cells := map[string]bool{}
 	for i, a := range arrays {
 		out[i] = DatasetTables{Dataset: a, Cells: claim(tableBase(a.Info().Name))}
+		cells[asciiLower(out[i].Cells)] = true
 	}
 	for i := range out {
-		if name := out[i].Cells + "_agg"; !taken[asciiLower(name)] {
+		if name := out[i].Cells + "_agg"; !cells[asciiLower(name)] {
 			out[i].Agg = claim(name)
 		}
 	}

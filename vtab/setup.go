@@ -8,8 +8,11 @@ import (
 
 // SetupSQL returns the statements that attach the file at path, already
 // opened as src, as schema alias on one connection: an in-memory schema
-// holding the metadata tables, one cells table and one aggregate table
-// per dataset, named by [TableNames]. The tables belong to the session
+// holding the metadata tables, the tables the file's format has of its
+// own (array.TableProvider), one cells table and one aggregate table per
+// dataset, named by [TableNames]. A format table whose name or columns
+// cannot be used (see docs/SQL.md, "Format-specific tables") makes one
+// of the statements fail with the reason. The tables belong to the session
 // of the connection they are created on (see [Open]); session is not
 // used and may be nil (it is kept so that callers need not change).
 func SetupSQL(alias, path string, src *scan.Source, session *Session) []string {
@@ -19,6 +22,7 @@ func SetupSQL(alias, path string, src *scan.Source, session *Session) []string {
 	for _, m := range MetaTables {
 		stmts = append(stmts, fmt.Sprintf("CREATE VIRTUAL TABLE %s.%s USING %s(%s, %s)", q, m, ModuleName, p, m))
 	}
+	stmts = append(stmts, formatTableSQL(q, p, src)...)
 	names := TableNames(src)
 	for _, kind := range []string{"cells", "agg"} {
 		for _, n := range names {

@@ -21,7 +21,14 @@
 // generator fills the values instead: "ramp" (element = its row-major
 // index, converted to the dtype as Go converts) or "zeros".
 // missing_chunks lists chunk ids the "file" does not store, to exercise
-// absent chunks. Sources have no optional capabilities.
+// absent chunks.
+//
+// An optional "tables" section lists metadata tables of the format's own,
+// which the SQL layer serves beside the fixed ones (array.TableProvider,
+// the only optional capability of a source; see tableJSON):
+//
+//	"tables": [{"name": "mem_notes", "columns": [["k", "TEXT"], ["n", "INTEGER"]],
+//	            "rows": [["a", 1], ["b", null]]}]
 package memformat
 
 import (

@@ -148,6 +148,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		defer src.Close()
+		for _, tb := range src.(array.TableProvider).Tables() {
+			_ = tb.Rows(func([]any) bool { return true }) // must not panic
+		}
 		for _, a := range src.Arrays() {
 			in := a.Info()
 			for id := range in.ChunkCount() {

@@ -15,6 +15,7 @@ import (
 type fileJSON struct {
 	Attrs  map[string]string `json:"attrs"`
 	Arrays []arrayJSON       `json:"arrays"`
+	Tables []tableJSON       `json:"tables"`
 }
 
 type arrayJSON struct {
@@ -67,6 +68,13 @@ func parse(data []byte, o array.Options) (*source, error) {
 		}
 		a.maxBytes = o.MaxChunkBytes
 		s.arrays = append(s.arrays, a)
+	}
+	for i := range fj.Tables {
+		t, err := buildTable(&fj.Tables[i])
+		if err != nil {
+			return nil, fmt.Errorf("memformat: %w", err)
+		}
+		s.tables = append(s.tables, t)
 	}
 	return s, nil
 }

@@ -8,14 +8,16 @@ import (
 )
 
 var (
-	_ array.Source = (*source)(nil)
-	_ array.Array  = (*memArray)(nil)
+	_ array.Source        = (*source)(nil)
+	_ array.Array         = (*memArray)(nil)
+	_ array.TableProvider = (*source)(nil)
 )
 
 // source is a parsed file: arrays and their chunks, all in memory.
 type source struct {
 	attrs  map[string]string
 	arrays []array.Array
+	tables []array.Table // the "tables" section
 	closed atomic.Bool
 }
 
