@@ -36,10 +36,10 @@ type expectedDataset struct {
 	expectedValues
 }
 
-// loadDatasets reads the datasets of testdata/expected.json.
-func loadDatasets(t testing.TB) datasetDoc {
+// loadDatasets reads the datasets of dir/expected.json.
+func loadDatasets(t testing.TB, dir string) datasetDoc {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "expected.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +60,13 @@ func mapped(dtype string) bool { return !strings.HasPrefix(dtype, "complex") }
 // axis, members, element type, and the statistics and probes of the
 // whole dataset read chunk by chunk. Complex objects belong to no
 // dataset and are listed in the "unmapped" attribute.
-func TestSourceDatasets(t *testing.T) {
-	for _, f := range loadDatasets(t).Files {
+func TestSourceDatasets(t *testing.T) { checkDatasetsDir(t, "testdata") }
+
+// checkDatasetsDir runs the dataset checks on the files of dir.
+func checkDatasetsDir(t *testing.T, dir string) {
+	for _, f := range loadDatasets(t, dir).Files {
 		t.Run(strings.TrimSuffix(f.File, ".tgm"), func(t *testing.T) {
-			s, err := Open(filepath.Join("testdata", f.File), array.Options{})
+			s, err := Open(filepath.Join(dir, f.File), array.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,8 +132,11 @@ func checkDataset(t *testing.T, s *Source, d *Dataset, ed expectedDataset) {
 
 // TestSourceConformance runs the array conformance test on every fixture
 // that opens, with the probed elements as expected values.
-func TestSourceConformance(t *testing.T) {
-	for _, f := range loadDatasets(t).Files {
+func TestSourceConformance(t *testing.T) { checkConformanceDir(t, "testdata") }
+
+// checkConformanceDir runs the conformance test on the files of dir.
+func checkConformanceDir(t *testing.T, dir string) {
+	for _, f := range loadDatasets(t, dir).Files {
 		probes := map[string]float64{}
 		for _, ed := range f.Datasets {
 			shape := ed.Shape
@@ -139,7 +145,7 @@ func TestSourceConformance(t *testing.T) {
 			}
 		}
 		t.Run(strings.TrimSuffix(f.File, ".tgm"), func(t *testing.T) {
-			path := filepath.Join("testdata", f.File)
+			path := filepath.Join(dir, f.File)
 			arraytest.Check(t, func() (array.Source, error) { return Format.Open(path, array.Options{}) }, arraytest.Options{
 				Value: func(name string, coords []int64) (float64, bool) {
 					v, ok := probes[name+fmt.Sprint(coords)]

@@ -17,7 +17,7 @@ import (
 // belongs to.
 func TestTables(t *testing.T) {
 	doc := loadExpected(t, "testdata")
-	dsDoc := loadDatasets(t)
+	dsDoc := loadDatasets(t, "testdata")
 	for fi, f := range doc.Files {
 		t.Run(strings.TrimSuffix(f.File, ".tgm"), func(t *testing.T) {
 			s, err := Open(filepath.Join("testdata", f.File), array.Options{})
