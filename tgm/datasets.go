@@ -31,6 +31,9 @@ type group struct {
 }
 
 // build groups the objects by name and makes the datasets (see Source).
+// An object whose dataset cannot be made (no element type, a rank above
+// array.MaxRank, a stacked size that overflows) is left out and named in
+// the "unmapped" attribute, so that it costs the file nothing else.
 func (s *Source) build() error {
 	var groups []*group
 	byName := map[string]*group{}
@@ -62,17 +65,24 @@ func (s *Source) build() error {
 		return name
 	}
 	var unmapped []any
+	s.left = map[*Object]error{}
+	leave := func(o *Object, err error) {
+		s.left[o] = err
+		unmapped = append(unmapped, fmt.Sprintf("message %d, object %d (%s): %v", o.Message, o.Index, o.Name, err))
+	}
 	for _, g := range groups {
 		stacked := s.stacks(g)
 		for i, o := range g.objs {
 			if _, err := o.Type(); err != nil {
-				unmapped = append(unmapped, fmt.Sprintf("message %d, object %d (%s): %v", o.Message, o.Index, o.Name, err))
+				leave(o, err)
 				continue
 			}
 			if stacked {
 				if i == 0 {
 					if err := s.addDataset(g.name, true, g.objs); err != nil {
-						return err
+						for _, o := range g.objs {
+							leave(o, err)
+						}
 					}
 				}
 				continue
@@ -82,7 +92,7 @@ func (s *Source) build() error {
 				name += "_o" + strconv.Itoa(o.Index)
 			}
 			if err := s.addDataset(claim(name), false, []*Object{o}); err != nil {
-				return err
+				leave(o, err)
 			}
 		}
 	}
@@ -102,6 +112,9 @@ func (s *Source) stacks(g *group) bool {
 	}
 	first := g.objs[0]
 	typ, _ := first.Type()
+	if len(first.Shape) >= array.MaxRank {
+		return false // no room for the message axis
+	}
 	for i, o := range g.objs {
 		t, _ := o.Type()
 		if o.Message != i || o.DType != first.DType || t != typ || !slices.Equal(o.Shape, first.Shape) {

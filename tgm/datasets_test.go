@@ -130,3 +130,38 @@ func TestDatasetsNaming(t *testing.T) {
 		t.Errorf("unmapped %q, want both complex objects", u)
 	}
 }
+
+// TestDatasetsRank: an object of rank array.MaxRank has no room for the
+// message axis and is its own dataset; one of a higher rank is in no
+// dataset (named in "unmapped" and a verify warning) and the rest of the
+// file reads.
+func TestDatasetsRank(t *testing.T) {
+	ones := func(n int) []int { return slices.Repeat([]int{1}, n) }
+	data := buildFile(t, []tobj{
+		{map[string]any{"name": "r8"}, ones(array.MaxRank), "float64", []float64{1}},
+		{map[string]any{"name": "r9"}, ones(array.MaxRank + 1), "float64", []float64{2}},
+		{map[string]any{"name": "v"}, []int{1}, "float64", []float64{3}},
+	})
+	s, err := newSource(mapfile.FromBytes(data), "rank.tgm", array.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var names []string
+	for _, a := range s.Arrays() {
+		names = append(names, a.Info().Name)
+	}
+	if !slices.Equal(names, []string{"r8_m0", "v"}) || s.Arrays()[0].Info().Rank() != array.MaxRank {
+		t.Errorf("datasets %v", names)
+	}
+	if u := s.Attrs()["unmapped"]; !strings.Contains(u, "(r9)") || !strings.Contains(u, "rank 9") {
+		t.Errorf("unmapped %q", u)
+	}
+	fs, err := s.Verify(true, 0)
+	if err != nil || len(fs) != 1 || fs[0].Severity != "warning" || !strings.Contains(fs[0].Message, "r9") {
+		t.Errorf("verify: %+v, %v", fs, err)
+	}
+	if b, err := s.Arrays()[1].ReadChunk(0, nil); err != nil || array.F64.Float64(b, 0) != 3 {
+		t.Errorf("v: %v", err)
+	}
+}

@@ -49,6 +49,7 @@ type Source struct {
 	attrs    map[string]string
 	limit    int64                 // Options.MaxChunkBytes; 0 for DefaultMaxObjectBytes
 	place    map[*Object]placement // where each object of a dataset is
+	left     map[*Object]error     // why each object of no dataset is in none
 	messages [][]any               // rows of tgm_messages
 	objects  [][]any               // rows of tgm_objects
 }
@@ -182,8 +183,8 @@ func (s *Source) verify(deep bool, maxChunkBytes int64) []array.Finding {
 				ds, chunk = p.ds.info.Name, p.coords()
 			}
 			err := o.VerifyHash()
-			if _, terr := o.Type(); err == nil && !inDataset && terr != nil {
-				out = append(out, array.Finding{Severity: "warning", Message: fmt.Sprintf("tgm: %s: in no dataset: %v", o.where(), terr)})
+			if why := s.left[o]; err == nil && why != nil {
+				out = append(out, array.Finding{Severity: "warning", Message: fmt.Sprintf("tgm: %s: in no dataset: %v", o.where(), why)})
 			}
 			if err == nil && deep && inDataset {
 				if maxChunkBytes > 0 && o.DecodedBytes() > maxChunkBytes {
