@@ -37,9 +37,10 @@ func (format) Open(path string, o array.Options) (array.Source, error) {
 // name gives one dataset per object, named "<name>_m<message>" (with
 // "_o<object>" added when the name occurs more than once in that
 // message), of the object's own shape, one chunk. Objects whose dtype has
-// no element type (complex64, complex128, bitmask, unknown dtypes) belong
-// to no dataset: the file attribute "unmapped" lists them, and
-// tgm_objects shows them with a NULL dataset.
+// no element type (complex64, complex128, bitmask, unknown dtypes) or
+// whose rank is above array.MaxRank belong to no dataset: the file
+// attribute "unmapped" lists them, tgm_objects shows them with a NULL
+// dataset and Verify warns of them. A rank-MaxRank name does not stack.
 type Source struct {
 	path     string
 	mf       *mapfile.File
