@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/array/arraytest"
 	"github.com/tetsql/tetsql/internal/mapfile"
 )
 
@@ -68,6 +69,7 @@ func TestDatasetsNaming(t *testing.T) {
 		{n("dup", "dim_names", []any{"x", "x"}), []int{1, 2}, "float64", []float64{17, 18}},
 		{n("c"), []int{1}, "complex64", []float64{0}},
 		{n("a_m1"), []int{1}, "float64", []float64{19}},
+		{n("z0"), []int{}, "float64", []float64{20}},
 	})
 	s, err := newSource(mapfile.FromBytes(data), "built.tgm", array.Options{})
 	if err != nil {
@@ -90,6 +92,7 @@ func TestDatasetsNaming(t *testing.T) {
 		{"dup", []int64{2, 1, 2}, []string{"message", "d0", "d1"}, []float64{9, 10, 17, 18},
 			map[string]string{"name": `"dup"`, "dim_names": `["x","x"]`}},
 		{"a_m1_m1", []int64{1}, nil, []float64{19}, map[string]string{"name": `"a_m1"`}},
+		{"z0_m1", []int64{}, nil, []float64{20}, map[string]string{"name": `"z0"`}},
 	}
 	arrays := s.Arrays()
 	if len(arrays) != len(want) {
@@ -129,6 +132,9 @@ func TestDatasetsNaming(t *testing.T) {
 	if u := s.Attrs()["unmapped"]; strings.Count(u, "complex64") != 2 {
 		t.Errorf("unmapped %q, want both complex objects", u)
 	}
+	arraytest.Check(t, func() (array.Source, error) {
+		return newSource(mapfile.FromBytes(data), "built.tgm", array.Options{})
+	}, arraytest.Options{})
 }
 
 // TestDatasetsRank: an object of rank array.MaxRank has no room for the
