@@ -39,6 +39,12 @@
 // is verified before it is decoded. [File.Verify] checks every hash of a
 // file.
 //
+// [Format] is the array.Format over a file: objects grouped by name into
+// datasets (stacked along a leading `message` axis when every message has
+// one of the name with the same type and shape), one object per chunk,
+// hashes checked before every decode, and the tgm_messages and
+// tgm_objects tables (array.TableProvider). docs/SQL.md has the mapping.
+//
 // Errors wrap the array package's sentinels (ErrCorrupt, ErrTruncated,
 // ErrUnsupported, ErrTooLarge) and name the message and object they
 // concern.
