@@ -9,7 +9,8 @@ For each CASE it reads DIR/CASE.tgm into memory, finds its messages
 (tensogram.scan) and copies each into its own bytes object, so neither
 file I/O nor scanning is timed. It runs one unmeasured pass, then decodes
 every message N times with tensogram.decode (threads=0 and
-TENSOGRAM_THREADS=1: sequential; native byte order; NaN / Inf restored),
+TENSOGRAM_THREADS=1: sequential; native byte order; NaN / Inf restored;
+OPENBLAS_NUM_THREADS=1),
 once with verify_hash=False and once with verify_hash=True per pass, and
 prints per pass and setting a tab-separated
 
@@ -32,7 +33,12 @@ import os
 import sys
 import time
 
-os.environ["TENSOGRAM_THREADS"] = "1"  # before the library reads it
+# Before the libraries read them: the reference decodes sequentially, and
+# NumPy's OpenBLAS starts no spinning worker threads (process CPU time
+# would count them against the reference).
+os.environ["TENSOGRAM_THREADS"] = "1"
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+os.environ["OMP_NUM_THREADS"] = "1"
 import tensogram as tg  # noqa: E402
 
 
