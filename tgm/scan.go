@@ -36,6 +36,11 @@ type File struct {
 	// messages or after the last one, which the scan passes over as the
 	// reference scanner does (files written by Tensogram have none).
 	Skipped int64
+	// Garbage is the offset of the first skipped byte that is not zero,
+	// -1 when there is none. Zero bytes pass for padding; anything else
+	// may be a damaged message (a flipped byte of its magic hides it and
+	// renumbers the messages after it), which Format refuses.
+	Garbage int64
 }
 
 // Scan parses every message of a file held in data. Messages are found
@@ -48,8 +53,14 @@ type File struct {
 // errors wrapping array.ErrCorrupt, array.ErrTruncated or
 // array.ErrUnsupported. Data objects are not decoded (see Object.Decode).
 func Scan(data []byte) (*File, error) {
-	f := &File{Size: int64(len(data))}
+	f := &File{Size: int64(len(data)), Garbage: -1}
 	pos := 0
+	skip := func(b []byte, at int) {
+		f.Skipped += int64(len(b))
+		if i := bytes.IndexFunc(b, func(r rune) bool { return r != 0 }); i >= 0 && f.Garbage < 0 {
+			f.Garbage = int64(at + i)
+		}
+	}
 	for pos < len(data) {
 		if !bytes.HasPrefix(data[pos:], magic) {
 			i := bytes.Index(data[pos:], magic)
@@ -59,10 +70,10 @@ func Scan(data []byte) (*File, error) {
 					return nil, fmt.Errorf("tgm: offset %d: message cut inside its magic (%d bytes remain): %w",
 						pos, len(rest), array.ErrTruncated)
 				}
-				f.Skipped += int64(len(rest))
+				skip(rest, pos)
 				break
 			}
-			f.Skipped += int64(i)
+			skip(data[pos:pos+i], pos)
 			pos += i
 		}
 		m, err := scanMessage(data, pos, len(f.Messages))

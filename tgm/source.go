@@ -86,6 +86,12 @@ func (s *Source) parse() error {
 		if s.file, err = Scan(s.mf.Data()); err != nil {
 			return
 		}
+		if g := s.file.Garbage; g >= 0 {
+			// Messages are numbered by position: one hidden by a damaged
+			// magic would renumber every later one without an error.
+			err = fmt.Errorf("tgm: byte %d is in no message (%d bytes outside messages): a damaged message? %w", g, s.file.Skipped, array.ErrCorrupt)
+			return
+		}
 		if err = s.build(); err != nil {
 			return
 		}
