@@ -10,6 +10,15 @@ import "fmt"
 // Decode fills special chunks. Frames of variable-length chunks
 // (chunksize 0) are refused as ErrUnsupported by the parser.
 func DecodeFrame(data []byte, limit int64) ([]byte, error) {
+	// The header's nbytes first: a frame of a few KB can declare millions
+	// of special chunks, whose index the parser would build first.
+	h, _, err := parseFrameHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	if h.nbytes > limit {
+		return nil, fmt.Errorf("blosc: frame decodes to %d bytes, above the limit of %d: %w", h.nbytes, limit, ErrTooLarge)
+	}
 	f, err := ParseFrame(data)
 	if err != nil {
 		return nil, err

@@ -171,7 +171,7 @@ func TestDecodeFrame_malformed(t *testing.T) {
 	}{
 		{"truncated", func(b []byte) []byte { return b[:len(b)-30] }, 1 << 20, ErrTruncated, "frame_len"},
 		{"nbytes above the limit", nil, 3999, ErrTooLarge, "4000 bytes"},
-		{"nbytes lies past the limit", put64(30, 1<<40), 1 << 30, ErrCorrupt, "nbytes"},
+		{"nbytes lies past the limit", put64(30, 1<<40), 1 << 30, ErrTooLarge, "1099511627776 bytes"}, // refused on the header, before the index is read
 		{"nbytes one short", put64(30, 3999), 1 << 20, ErrCorrupt, "chunk nbytes 928"},
 		{"nbytes one chunk more", put64(30, 4000+1024), 1 << 20, ErrCorrupt, "make 5 chunks"},
 		{"chunksize smaller", put32(58, 1000), 1 << 20, ErrCorrupt, "chunk nbytes 1024"},
