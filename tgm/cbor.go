@@ -57,13 +57,21 @@ func decodeCBORFirst(b []byte) (any, int, error) {
 // hands out: map[string]any, []any, string, []byte, bool, nil, int64,
 // uint64 (only above math.MaxInt64), float64, *big.Int and Tag. Map keys
 // become strings: text as is, integers in decimal, byte strings in hex,
-// anything else in a CBOR-diagnostic-like form.
+// anything else in a CBOR-diagnostic-like form. When two keys become the
+// same string (the integer 1 and the text "1"), the text key's value is
+// kept, whatever order the map is walked in.
 func normalize(v any) any {
 	switch x := v.(type) {
 	case map[any]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[keyString(k)] = normalize(e)
+			ks := keyString(k)
+			if _, dup := m[ks]; dup {
+				if _, text := k.(string); !text {
+					continue // a text key of the same string wins
+				}
+			}
+			m[ks] = normalize(e)
 		}
 		return m
 	case []any:

@@ -53,3 +53,15 @@ func TestOpen_damagedMagic(t *testing.T) {
 		t.Errorf("zero padding: %d messages, %d skipped, garbage at %d", len(got.Messages), got.Skipped, got.Garbage)
 	}
 }
+
+// TestNormalize_keyCollision: the integer key 1 and the text key "1"
+// become the same JSON key; the text key's value wins every time,
+// whatever order Go walks the map in.
+func TestNormalize_keyCollision(t *testing.T) {
+	for range 50 {
+		m := normalize(map[any]any{uint64(1): "int", "1": "text", "a": uint64(2)}).(map[string]any)
+		if m["1"] != "text" || m["a"] != int64(2) || len(m) != 2 {
+			t.Fatalf("%v, want 1 → text", m)
+		}
+	}
+}
