@@ -21,13 +21,20 @@ func (d *Dataset) Chunk(id int64) (array.ChunkInfo, bool) {
 		return array.ChunkInfo{}, false
 	}
 	o := d.objs[id]
-	return array.ChunkInfo{
+	raw := o.Elements() * int64(d.info.DType.Size())
+	ci := array.ChunkInfo{
 		ID:          id,
-		RawBytes:    o.Elements() * int64(d.info.DType.Size()),
+		RawBytes:    raw,
 		StoredBytes: o.StoredBytes(),
 		Offset:      o.FrameOffset,
 		Codec:       o.Codec(),
-	}, true
+	}
+	// Decompressing and unshuffling each keep a buffer of the stored
+	// stream (at most the output's size) beside the output.
+	if o.Compression != "none" || o.Filter != "none" {
+		ci.DecodeBytes = 3 * raw
+	}
+	return ci, true
 }
 
 // ReadChunk decodes chunk id, one data object, into dst (or a new buffer
