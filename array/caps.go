@@ -149,7 +149,8 @@ type Table struct {
 	Columns []Column
 	// Rows calls yield with each row, one value per column: nil, int64,
 	// float64, string or []byte; it stops when yield returns false and
-	// returns the first error met while producing rows.
+	// returns the first error met while producing rows. The row and its
+	// []byte values belong to the format: copy what you keep.
 	Rows func(yield func(row []any) bool) error
 }
 

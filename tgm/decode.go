@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // DefaultMaxObjectBytes is the decoded-size limit Decode applies when the
@@ -108,7 +109,7 @@ func (o *Object) decode(dst []byte, limit int64) ([]byte, error) {
 		} else {
 			target = buffer(dst, int64(len(raw)))
 		}
-		unshuffle(target, raw, int(es))
+		blosc.Unshuffle(target, raw, int(es))
 		raw, borrowed = target, false
 	}
 	// 3. encoding and byte order.

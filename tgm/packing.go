@@ -121,39 +121,3 @@ func (p packing) unpack(dst, src []byte, n int64) {
 		put(i, hi>>(64-uint(b)))
 	}
 }
-
-// unshuffle undoes the byte shuffle filter: src holds es planes, byte k
-// of element j at k·n + j with n = len/es; dst gets the elements back in
-// order. len(src) must be a multiple of es and len(dst) = len(src).
-func unshuffle(dst, src []byte, es int) {
-	n := len(src) / es
-	switch es {
-	case 1:
-		copy(dst, src)
-		return
-	case 4:
-		p0, p1, p2, p3 := src[:n], src[n:2*n], src[2*n:3*n], src[3*n:4*n]
-		for j := range n {
-			d := dst[4*j : 4*j+4]
-			d[0], d[1], d[2], d[3] = p0[j], p1[j], p2[j], p3[j]
-		}
-		return
-	case 8:
-		var p [8][]byte
-		for k := range p {
-			p[k] = src[k*n : (k+1)*n]
-		}
-		for j := range n {
-			d := dst[8*j : 8*j+8]
-			d[0], d[1], d[2], d[3] = p[0][j], p[1][j], p[2][j], p[3][j]
-			d[4], d[5], d[6], d[7] = p[4][j], p[5][j], p[6][j], p[7][j]
-		}
-		return
-	}
-	for k := 0; k < es; k++ {
-		plane := src[k*n : (k+1)*n]
-		for j, c := range plane {
-			dst[j*es+k] = c
-		}
-	}
-}

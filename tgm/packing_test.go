@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tetsql/tetsql/array"
+	"github.com/tetsql/tetsql/internal/codec/blosc"
 )
 
 // pack writes values of b bits MSB-first, bit by bit (the slow, obvious
@@ -86,7 +87,7 @@ func TestUnshuffle(t *testing.T) {
 	src := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
 	for _, es := range []int{1, 2, 3, 4, 6, 12} {
 		dst := make([]byte, len(src))
-		unshuffle(dst, shuffled(src, es), es)
+		blosc.Unshuffle(dst, shuffled(src, es), es)
 		if string(dst) != string(src) {
 			t.Errorf("es %d: %v", es, dst)
 		}

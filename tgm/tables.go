@@ -54,11 +54,11 @@ func (s *Source) Tables() []array.Table {
 	}
 }
 
-// rowsOf yields rows, each a fresh copy the consumer may keep.
+// rowsOf yields the rendered rows (the consumer copies what it keeps).
 func rowsOf(rows [][]any) func(yield func([]any) bool) error {
 	return func(yield func([]any) bool) error {
 		for _, r := range rows {
-			if !yield(append([]any(nil), r...)) {
+			if !yield(r) {
 				return nil
 			}
 		}

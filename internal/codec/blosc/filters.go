@@ -27,9 +27,13 @@ func checkFilters(h *Header) error {
 	return nil
 }
 
-// unshuffle undoes the byte shuffle with element size es: src holds byte 0
-// of every element, then byte 1, ...; the bytes after the last whole
-// element are stored as they were.
+// Unshuffle undoes the byte shuffle filter (Blosc2's, and Tensogram's
+// shuffle filter, which is the same) with element size es: src holds
+// byte 0 of every element, then byte 1, ...; the bytes after the last
+// whole element are stored as they were. len(dst) must be len(src).
+func Unshuffle(dst, src []byte, es int) { unshuffle(dst, src, es) }
+
+// unshuffle is Unshuffle (SSE2 for element sizes 2, 4 and 8 on amd64).
 func unshuffle(dst, src []byte, es int) {
 	n := len(src)
 	m := n / es
