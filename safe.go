@@ -9,6 +9,7 @@ import (
 	sqlite "modernc.org/sqlite"
 
 	"github.com/tetsql/tetsql/internal/sqlitevt"
+	"github.com/tetsql/tetsql/vtab"
 )
 
 // Safe mode (Config.Safe, DSN option safe=1) is for SQL written by
@@ -124,13 +125,17 @@ type guard struct {
 	denied  string
 }
 
-func (g *guard) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+func (g *guard) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, db, _ string) sqlite.AuthorizerReturnCode {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.trusted {
 		return sqlite.AuthorizerOK
 	}
 	what := safeDecision(action, arg1, arg2)
+	if action == sqlite.AuthRead && db == "main" && strings.EqualFold(arg1, vtab.FilesName) {
+		// tet_files reads the filesystem at a path the SQL names.
+		what = vtab.FilesName
+	}
 	if what == "" {
 		return sqlite.AuthorizerOK
 	}
@@ -138,6 +143,19 @@ func (g *guard) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ s
 		g.denied = what
 	}
 	return sqlite.AuthorizerDeny
+}
+
+// refuseFiles refuses tet_files outside tetsql's own setup SQL.
+func (g *guard) refuseFiles() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.trusted {
+		return nil
+	}
+	if g.denied == "" {
+		g.denied = vtab.FilesName
+	}
+	return &NotAllowedError{What: vtab.FilesName}
 }
 
 func (g *guard) setTrusted(on bool) {
@@ -166,6 +184,9 @@ func (c *Conn) installGuard() error {
 	if err := reg.RegisterAuthorizer(c.guard.authorize); err != nil {
 		return err
 	}
+	// The authorizer sees tet_files only when a column of it is named
+	// (not in SELECT count(*) FROM tet_files('…')): the table itself asks.
+	c.session.FilesRefused = c.guard.refuseFiles
 	return c.setLimits(safeLimits(len(c.files)))
 }
 

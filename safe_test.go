@@ -63,6 +63,10 @@ var refusedStatements = []struct{ q, what string }{
 	{"SELECT load_extension('x')", "load_extension"},
 	{"SELECT load_extension('%s/x.so', 'init')", "load_extension"},
 	{"SELECT value FROM temperature WHERE load_extension('x') IS NULL", "load_extension"},
+	{"SELECT * FROM tet_files('%s/*')", "tet_files"},
+	{"SELECT count(*) FROM tet_files('/etc/*')", "tet_files"},
+	{"SELECT 1 FROM main.TET_FILES('/etc/passwd')", "tet_files"},
+	{"SELECT path FROM tet_files WHERE pattern = '/etc/*'", "tet_files"},
 }
 
 // TestSafe_refuses runs every refused statement through database/sql on

@@ -36,6 +36,9 @@ func bind(h sqlitevt.Handle, s *Session) error {
 	if err := h.CreateModule(ModuleName, &module{conn: cs}); err != nil {
 		return err
 	}
+	if err := h.CreateEponymousModule(FilesName, &filesModule{conn: cs}); err != nil {
+		return err
+	}
 	return h.CreateFunction("tet_last_scan", 0, cs.lastScan)
 }
 

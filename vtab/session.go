@@ -19,6 +19,10 @@ type Session struct {
 	// (TEXT affinity still), so that a driver can deliver them as times.
 	// Set it before creating tables.
 	TimeLabels bool
+	// FilesRefused, when set, is asked each time tet_files plans a scan;
+	// an error refuses the statement (safe mode: tet_files reads the
+	// filesystem at a path the SQL names). Set it before use.
+	FilesRefused func() error
 
 	tables atomic.Uint64 // tables connected or dropped, see TableEvents
 }

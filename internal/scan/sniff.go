@@ -51,3 +51,8 @@ func sniffDir(formats []array.Format, path string) (array.Format, error) {
 	}
 	return nil, fmt.Errorf("tet: %s is a directory, not a file of a known format (a Blosc2 sparse frame holds chunks.b2frame): %w", path, array.ErrNotRegular)
 }
+
+// Sniff returns the format of the file (or format directory) at path as
+// Open would choose it, without opening it: array.ErrUnknownFormat when
+// no format recognises it.
+func (r *Registry) Sniff(path string) (array.Format, error) { return sniff(r.formats, path) }

@@ -32,6 +32,7 @@ var (
 	moduleOnce sync.Once
 	moduleErr  error
 	cModule    uintptr // *lib.Sqlite3_module
+	cEponymous uintptr // the same without xCreate: eponymous-only
 )
 
 // theModule builds the C module once.
@@ -66,6 +67,15 @@ func theModule() (uintptr, error) {
 		m.FxRowid = cfunc(safeRowid)
 		m.FxUpdate = cfunc(safeUpdate)
 		cModule = p
+		q := cAlloc(tls, unsafe.Sizeof(lib.Sqlite3_module{}))
+		if q == 0 {
+			moduleErr = fmt.Errorf("sqlitevt: out of memory")
+			return
+		}
+		e := (*lib.Sqlite3_module)(cptr(q))
+		*e = *m
+		e.FxCreate = 0 // no xCreate: the table exists by the module's name only
+		cEponymous = q
 	})
 	return cModule, moduleErr
 }
@@ -78,6 +88,24 @@ func (h Handle) CreateModule(name string, m Module) error {
 	if err != nil {
 		return err
 	}
+	return h.createModule(name, mod, m)
+}
+
+// CreateEponymousModule registers module m under name on the connection
+// as an eponymous-only module: its one table is named name, exists in
+// schema main without CREATE VIRTUAL TABLE (which the module refuses),
+// and is used as a table-valued function, name(args) binding the
+// arguments to its HIDDEN columns. Only Module.Connect is called, with
+// the arguments module name, "main", name.
+func (h Handle) CreateEponymousModule(name string, m Module) error {
+	if _, err := theModule(); err != nil {
+		return err
+	}
+	return h.createModule(name, cEponymous, m)
+}
+
+// createModule registers m under name with the C module mod.
+func (h Handle) createModule(name string, mod uintptr, m Module) error {
 	tls := libc.NewTLS()
 	defer tls.Close()
 	z := cString(tls, name)
