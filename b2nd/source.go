@@ -46,6 +46,11 @@ func (format) Open(path string, o array.Options) (array.Source, error) {
 
 // Source is an opened frame. Its methods are safe for concurrent use.
 type Source struct {
+	// Backing gives Close, Acquire, Release, CheckUnchanged and
+	// EvictRange over the mapping. For a sparse frame it watches
+	// chunks.b2frame; a chunk file replaced under a scan is checked when
+	// it is read.
+	mapfile.Backing
 	path  string
 	mf    *mapfile.File // the mapped frame file (chunks.b2frame for a sparse frame)
 	frame *Frame
@@ -68,7 +73,7 @@ func Open(path string, o array.Options) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("b2nd: %w", err)
 	}
-	s := &Source{path: path, mf: mf, limit: o.MaxChunkBytes, size: int64(len(mf.Data()))}
+	s := &Source{Backing: mapfile.BackedBy(mf), path: path, mf: mf, limit: o.MaxChunkBytes, size: int64(len(mf.Data()))}
 	if err := s.parse(st.IsDir()); err != nil {
 		mf.Close()
 		if st.IsDir() {
@@ -135,25 +140,6 @@ func (s *Source) Arrays() []array.Array { return []array.Array{s.arr} }
 
 // Attrs is nil: the frame's attributes (vlmeta) are the array's.
 func (s *Source) Attrs() map[string]string { return nil }
-
-// Close releases the mapping (at the last Release when pinned).
-func (s *Source) Close() error { return s.mf.Close() }
-
-// Acquire pins the source (see array.Pinner).
-func (s *Source) Acquire() error { return s.mf.Acquire() }
-
-// Release undoes one Acquire.
-func (s *Source) Release() { s.mf.Release() }
-
-// CheckUnchanged reports whether the frame file changed on disk since
-// Open (see array.ChangeChecker). For a sparse frame it watches
-// chunks.b2frame; a chunk file replaced under a scan is checked when it
-// is read.
-func (s *Source) CheckUnchanged() error { return s.mf.CheckUnchanged() }
-
-// EvictRange hands the pages of bytes [lo, hi) of the frame file back to
-// the system (see array.Evicter).
-func (s *Source) EvictRange(lo, hi uint64) { s.mf.EvictRange(lo, hi) }
 
 // Describe says what the source is (see array.Describer).
 func (s *Source) Describe() array.Description {

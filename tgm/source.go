@@ -42,6 +42,9 @@ func (format) Open(path string, o array.Options) (array.Source, error) {
 // attribute "unmapped" lists them, tgm_objects shows them with a NULL
 // dataset and Verify warns of them. A rank-MaxRank name does not stack.
 type Source struct {
+	// Backing gives Close, Acquire, Release, CheckUnchanged and
+	// EvictRange over the mapping.
+	mapfile.Backing
 	path     string
 	mf       *mapfile.File
 	file     *File
@@ -69,7 +72,7 @@ func Open(path string, o array.Options) (*Source, error) {
 
 // newSource builds the source of the file mf (closed on failure).
 func newSource(mf *mapfile.File, path string, o array.Options) (*Source, error) {
-	s := &Source{path: path, mf: mf, limit: o.MaxChunkBytes}
+	s := &Source{Backing: mapfile.BackedBy(mf), path: path, mf: mf, limit: o.MaxChunkBytes}
 	if err := s.parse(); err != nil {
 		mf.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -115,23 +118,6 @@ func (s *Source) Attrs() map[string]string { return s.attrs }
 // File is the scanned structure of the file. Its metadata values may
 // alias the mapping: read them only while the source is open.
 func (s *Source) File() *File { return s.file }
-
-// Close releases the mapping (at the last Release when pinned).
-func (s *Source) Close() error { return s.mf.Close() }
-
-// Acquire pins the source (see array.Pinner).
-func (s *Source) Acquire() error { return s.mf.Acquire() }
-
-// Release undoes one Acquire.
-func (s *Source) Release() { s.mf.Release() }
-
-// CheckUnchanged reports whether the file changed on disk since Open
-// (see array.ChangeChecker).
-func (s *Source) CheckUnchanged() error { return s.mf.CheckUnchanged() }
-
-// EvictRange hands the pages of bytes [lo, hi) back to the system (see
-// array.Evicter).
-func (s *Source) EvictRange(lo, hi uint64) { s.mf.EvictRange(lo, hi) }
 
 // Describe says what the source is (see array.Describer): format "tgm",
 // the file size, wire version 3, and footer "ok" (every message's
