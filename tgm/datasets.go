@@ -72,6 +72,10 @@ func (s *Source) build() error {
 	}
 	for _, g := range groups {
 		stacked := s.stacks(g)
+		perMessage := map[int]int{} // objects of the name in each message
+		for _, o := range g.objs {
+			perMessage[o.Message]++
+		}
 		for i, o := range g.objs {
 			if _, err := o.Type(); err != nil {
 				leave(o, err)
@@ -88,7 +92,7 @@ func (s *Source) build() error {
 				continue
 			}
 			name := g.name + "_m" + strconv.Itoa(o.Message)
-			if s.repeats(g, o) {
+			if perMessage[o.Message] > 1 { // the name repeats inside the message
 				name += "_o" + strconv.Itoa(o.Index)
 			}
 			if err := s.addDataset(claim(name), false, []*Object{o}); err != nil {
@@ -122,17 +126,6 @@ func (s *Source) stacks(g *group) bool {
 		}
 	}
 	return true
-}
-
-// repeats reports whether o's name occurs more than once in its message.
-func (s *Source) repeats(g *group, o *Object) bool {
-	n := 0
-	for _, x := range g.objs {
-		if x.Message == o.Message {
-			n++
-		}
-	}
-	return n > 1
 }
 
 // Dataset is one array of the file: a stacked group of objects (one per
@@ -174,7 +167,6 @@ func (s *Source) addDataset(name string, stacked bool, objs []*Object) error {
 	for i, o := range objs {
 		s.place[o] = placement{ds: d, id: int64(i)}
 	}
-	s.datasets = append(s.datasets, d)
 	s.arrays = append(s.arrays, d)
 	return nil
 }

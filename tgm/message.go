@@ -185,7 +185,8 @@ func (m *Message) applyMetadata(meta map[string]any, preceders map[int]map[strin
 			entry[k] = v
 		}
 		o := &m.Objects[i]
-		o.Metadata = withoutKey(entry, "_reserved_")
+		delete(entry, "_reserved_") // entry is this object's own copy
+		o.Metadata = entry
 		o.Name = objectName(entry, i)
 		o.Message = m.Index
 		o.FrameOffset = m.Offset + o.frame.Offset

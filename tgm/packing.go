@@ -45,10 +45,12 @@ func readPacking(o *Object, d map[string]any) (packing, error) {
 	return packing{ref: ref, scale: math.Ldexp(1, int(e)) / math.Pow10(int(dec)), bits: int(b)}, nil
 }
 
-// packedSize is the size of n packed B-bit values: ceil(n·B/8). n is at
-// most MaxInt64/16 (checked when the shape was read), so n·B fits.
+// packedSize is the size of n packed B-bit values: ceil(n·B/8), computed
+// as (n/8)·B + ceil((n%8)·B/8) so that it cannot overflow for any n ≥ 0
+// the result fits (B ≤ 64: the result is at most 8n).
 func (p packing) packedSize(n int64) int64 {
-	return (n*int64(p.bits) + 7) / 8
+	b := int64(p.bits)
+	return n/8*b + (n%8*b+7)/8
 }
 
 // unpack writes the n values packed MSB-first in src to dst as

@@ -48,7 +48,6 @@ type Source struct {
 	path     string
 	mf       *mapfile.File
 	file     *File
-	datasets []*Dataset
 	arrays   []array.Array
 	attrs    map[string]string
 	limit    int64                 // Options.MaxChunkBytes; 0 for DefaultMaxObjectBytes
@@ -180,11 +179,7 @@ func (s *Source) verify(deep bool, maxChunkBytes int64) []array.Finding {
 				out = append(out, array.Finding{Severity: "warning", Message: fmt.Sprintf("tgm: %s: in no dataset: %v", o.where(), why)})
 			}
 			if err == nil && deep && inDataset {
-				if maxChunkBytes > 0 && o.DecodedBytes() > maxChunkBytes {
-					err = fmt.Errorf("tgm: %s: decodes to %d bytes, above the limit of %d", o.where(), o.DecodedBytes(), maxChunkBytes)
-				} else {
-					buf, err = o.Decode(buf, maxChunkBytes)
-				}
+				buf, err = o.Decode(buf, maxChunkBytes) // refuses objects above the limit
 			}
 			if err != nil {
 				out = append(out, array.Finding{Severity: "error", Array: ds, Chunk: chunk, Message: err.Error()})
