@@ -85,6 +85,12 @@ func (f *Frame) readIndex(h frameHeader, dataEnd, trailerStart int64) error {
 	} else if trailerStart == dataEnd {
 		return nil // an empty frame: no chunks, no index chunk
 	}
+	if want > MaxChunks {
+		// Before any 8·want: nbytes near 2^63 in chunks of one byte would
+		// overflow it and pass the size checks below.
+		return fmt.Errorf("blosc: nbytes %d in chunks of %d make %d chunks, above the limit of %d: %w",
+			f.NBytes, f.ChunkSize, want, MaxChunks, ErrCorrupt)
+	}
 	if trailerStart-dataEnd < 16 {
 		return fmt.Errorf("blosc: index chunk missing at %d (trailer at %d): %w", dataEnd, trailerStart, ErrCorrupt)
 	}
@@ -119,12 +125,14 @@ func (f *Frame) ChunkLen(i int) int64 {
 	return min(f.ChunkSize, f.NBytes-int64(i)*f.ChunkSize)
 }
 
+// specialKinds maps the top byte of a special index entry to its kind.
+var specialKinds = map[byte]ChunkKind{0x81: ChunkZeros, 0x82: ChunkNaN, 0x84: ChunkUninit}
+
 // chunkRef checks index entry i and turns it into a ChunkRef.
 func (f *Frame) chunkRef(h frameHeader, i int, off, dataEnd int64) (ChunkRef, error) {
 	if off < 0 {
-		kinds := map[byte]ChunkKind{0x81: ChunkZeros, 0x82: ChunkNaN, 0x84: ChunkUninit}
 		top := byte(uint64(off) >> 56)
-		k, ok := kinds[top]
+		k, ok := specialKinds[top]
 		if !ok {
 			return ChunkRef{}, fmt.Errorf("special offset 0x%016x: unknown kind 0x%02x: %w", uint64(off), top, ErrCorrupt)
 		}

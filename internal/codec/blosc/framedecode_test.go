@@ -196,3 +196,32 @@ func TestDecodeFrame_malformed(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFrame_hugeChunkCount: nbytes of 2^61 + k in chunks of one
+// byte declare 2^61 + k chunks, whose 8 bytes each overflow an int64 to
+// the 8k bytes of a real index of k chunks; the parser refuses the count
+// (ErrCorrupt) instead of passing its size checks into a panicking
+// allocation.
+func TestParseFrame_hugeChunkCount(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.b2frame"))
+	tried := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := ParseFrame(b)
+		if err != nil || len(f.Chunks) == 0 {
+			continue
+		}
+		tried++
+		binary.BigEndian.PutUint64(b[30:], 1<<61+uint64(len(f.Chunks))) // nbytes
+		binary.BigEndian.PutUint32(b[58:], 1)                           // chunksize
+		if _, err := ParseFrame(b); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: %v, want refused as corrupt", p, err)
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no frame with chunks in testdata")
+	}
+}
