@@ -225,3 +225,17 @@ func TestParseFrame_hugeChunkCount(t *testing.T) {
 		t.Fatal("no frame with chunks in testdata")
 	}
 }
+
+// TestMsgReader_valueBound: a msgpack array declaring 2^32-1 nil values,
+// each one byte, stops at MaxMsgValues with an error instead of building
+// billions of Go values.
+func TestMsgReader_valueBound(t *testing.T) {
+	b := append([]byte{0xdd, 0xff, 0xff, 0xff, 0xff}, bytes.Repeat([]byte{0xc0}, MaxMsgValues+10)...)
+	if _, err := NewMsgReader(b, "test").Value(); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "values") {
+		t.Fatalf("%v, want refused past %d values", err, MaxMsgValues)
+	}
+	ok := append([]byte{0xdd, 0, 0, 0x10, 0}, bytes.Repeat([]byte{0xc0}, 1<<12)...)
+	if v, err := NewMsgReader(ok, "test").Value(); err != nil || len(v.([]any)) != 1<<12 {
+		t.Fatalf("4096 values: %v", err)
+	}
+}

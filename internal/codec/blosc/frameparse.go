@@ -122,16 +122,20 @@ func (f *Frame) parseTrailer(h frameHeader) (int64, error) {
 	}
 	f.VLMeta = map[string]any{}
 	budget := int64(maxAttrBytes) // shared by all attributes: many small lies add up
+	values := 0                   // values decoded so far (MaxMsgValues in all)
 	for _, name := range s.names {
 		raw, err := decodeSmall(s.contents[name], budget)
 		if err != nil {
 			return 0, fmt.Errorf("blosc: attribute %q: %w", name, err)
 		}
 		budget -= int64(len(raw))
-		v, err := NewMsgReader(raw, "attribute "+name).Value()
+		vr := NewMsgReader(raw, "attribute "+name)
+		vr.values = values // the value count is shared by all attributes too
+		v, err := vr.Value()
 		if err != nil {
 			return 0, err
 		}
+		values = vr.values
 		f.VLMeta[name] = v
 		f.VLMetaNames = append(f.VLMetaNames, name)
 	}

@@ -12,10 +12,17 @@ import (
 // 'b2nd' metalayer) are msgpack too, so the reader is exported for their
 // parsers.
 type MsgReader struct {
-	b   []byte
-	pos int
-	ctx string // names the structure being read, for errors
+	b      []byte
+	pos    int
+	ctx    string // names the structure being read, for errors
+	values int    // values decoded so far (see MaxMsgValues)
 }
+
+// MaxMsgValues bounds the values one MsgReader decodes (and the frame
+// parser, all attributes of a frame together). A value costs a byte of
+// input but tens of bytes as a Go value, so 64 MiB of attributes (the
+// frame's budget) could otherwise build gigabytes of them.
+const MaxMsgValues = 1 << 20
 
 // NewMsgReader reads b from its start; ctx names what b holds in errors.
 func NewMsgReader(b []byte, ctx string) *MsgReader { return &MsgReader{b: b, ctx: ctx} }
@@ -189,6 +196,9 @@ func (r *MsgReader) Value() (any, error) { return r.value(0) }
 func (r *MsgReader) value(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, r.Errorf("values nested deeper than %d", maxDepth)
+	}
+	if r.values++; r.values > MaxMsgValues {
+		return nil, r.Errorf("more than %d values", MaxMsgValues)
 	}
 	c, err := r.byte1()
 	if err != nil {
