@@ -117,6 +117,9 @@ func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
 		return c, err
 	}
 	ci := c.Info
+	if ci.InPlace || wholeBox(a, id, lo, hi) {
+		return r.Read(id, buf) // nothing to save: the cache may serve or keep it
+	}
 	if cc := a.src.cache.Load(); cc != nil && !ci.InPlace && cc.fits(ci.RawBytes) {
 		if data, ok := cc.get(cacheKey{a, id}); ok {
 			c.Data, c.Hit = data, true
@@ -129,6 +132,21 @@ func (r *Reader) ReadBox(id int64, lo, hi []int64, buf []byte) (Chunk, error) {
 	}
 	c.Data, c.Reusable, c.Partial, c.Decoded = data, true, partial, decoded
 	return c, nil
+}
+
+// wholeBox reports whether the chunk-local box [lo, hi) is all of chunk
+// id.
+func wholeBox(a *Array, id int64, lo, hi []int64) bool {
+	in := a.Info()
+	var start, extent [array.MaxRank]int64
+	r := in.Rank()
+	in.ChunkBox(id, start[:r], extent[:r])
+	for d := range r {
+		if lo[d] > 0 || hi[d] < extent[d] {
+			return false
+		}
+	}
+	return true
 }
 
 // entry looks chunk id up and checks it against the table's limit.
