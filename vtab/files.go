@@ -145,7 +145,7 @@ func (c *filesCursor) Filter(idxNum int, _ string, vals []sqlitevt.Value) error 
 	if c.t.sess == nil || c.t.sess.Registry == nil {
 		return fmt.Errorf("tet: %s: the connection has no session to read files with (see vtab.Open)", FilesName)
 	}
-	ms, err := glob.Expand(pattern, MaxFiles)
+	ms, err := glob.ExpandStop(pattern, MaxFiles, c.t.sess.Interrupted)
 	if err != nil {
 		return fmt.Errorf("tet: %s: %w", FilesName, err)
 	}

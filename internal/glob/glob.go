@@ -121,6 +121,14 @@ func check(pattern string, segs []string) error {
 // matches is an error (ErrTooMany) naming the limit; a missing start
 // directory matches nothing.
 func Expand(pattern string, limit int) ([]Match, error) {
+	return ExpandStop(pattern, limit, nil)
+}
+
+// ExpandStop is Expand that asks stop before reading each directory and
+// ends the walk with its error: a pattern such as /**/x.tet walks a
+// whole file system, which a statement's cancel or timeout must be able
+// to end.
+func ExpandStop(pattern string, limit int, stop func() error) ([]Match, error) {
 	segs := split(pattern)
 	if err := check(pattern, segs); err != nil {
 		return nil, err
@@ -139,7 +147,7 @@ func Expand(pattern string, limit int) ([]Match, error) {
 		return []Match{newMatch(pattern, st.IsDir())}, nil
 	}
 	k := fixedLen(segs)
-	w := &walker{pattern: pattern, pat: segs[k:], limit: limit}
+	w := &walker{pattern: pattern, pat: segs[k:], limit: limit, stop: stop}
 	if err := w.walk(joinFixed(segs[:k]), nil); err != nil {
 		return nil, err
 	}

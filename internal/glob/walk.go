@@ -14,6 +14,7 @@ type walker struct {
 	pattern string
 	pat     []string // the segments after the fixed prefix
 	limit   int
+	stop    func() error // nil, or asked before each directory is read
 	out     []Match
 }
 
@@ -31,6 +32,11 @@ func child(dir, name string) string {
 // walk reads dir (written as given; rel are its segments below the fixed
 // prefix) and recurses into the subdirectories a match could lie under.
 func (w *walker) walk(dir string, rel []string) error {
+	if w.stop != nil {
+		if err := w.stop(); err != nil {
+			return err
+		}
+	}
 	read := dir
 	if read == "" {
 		read = "."
