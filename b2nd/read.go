@@ -1,7 +1,6 @@
 package b2nd
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -166,33 +165,18 @@ func (a *Array) decodeStored(out []byte, n int64, src []byte, extent []int64) er
 }
 
 // fillNaN fills b with NaN elements as the reference library reads a NaN
-// chunk (see fillNaN).
+// chunk. C-Blosc2 writes a NaN chunk in the machine's byte order whatever
+// the array's, so in a big-endian array the reference library (and
+// python-blosc2) reads back the swapped bytes, a tiny subnormal, not
+// NaN; this reader swaps them the same way, so both give the same values.
 func (a *Array) fillNaN(b []byte) {
 	f := a.src.frame
-	fillNaN(b, f.Typesize)
+	blosc.FillNaN(b, int(f.Typesize))
 	if f.BigEndian {
 		swapBytes(b, f.Typesize)
 	}
 }
 
-// fillNaN fills b with little-endian quiet NaNs of width ts (4 or 8, as
-// the index check allows for NaN chunks). C-Blosc2 writes a NaN chunk in
-// the machine's byte order whatever the array's, so in a big-endian
-// array the reference library (and python-blosc2) reads back the swapped
-// bytes, a tiny subnormal, not NaN; this reader swaps them the same way,
-// so both give the same values.
-func fillNaN(b []byte, ts int64) {
-	switch ts {
-	case 4:
-		for i := 0; i+4 <= len(b); i += 4 {
-			binary.LittleEndian.PutUint32(b[i:], 0x7fc00000)
-		}
-	case 8:
-		for i := 0; i+8 <= len(b); i += 8 {
-			binary.LittleEndian.PutUint64(b[i:], 0x7ff8000000000000)
-		}
-	}
-}
 
 // codecSentinels pairs each sentinel of the codec package with the array
 // sentinel it means.

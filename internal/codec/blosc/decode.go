@@ -39,8 +39,12 @@ func Decode(dst, src []byte) error {
 	return decodeBlocks(&h, dst, src)
 }
 
-// fillNaN writes little-endian quiet NaNs of width ts (4 or 8); a tail
-// shorter than ts gets the NaN's first bytes.
+// FillNaN fills dst with little-endian quiet NaNs of width ts (4 or 8)
+// as a NaN special chunk decodes; a tail shorter than ts gets the NaN's
+// first bytes.
+func FillNaN(dst []byte, ts int) { fillNaN(dst, ts) }
+
+// fillNaN is FillNaN.
 func fillNaN(dst []byte, ts int) {
 	var v [8]byte
 	if ts == 4 {
