@@ -177,7 +177,6 @@ func (a *Array) fillNaN(b []byte) {
 	}
 }
 
-
 // codecSentinels pairs each sentinel of the codec package with the array
 // sentinel it means.
 var codecSentinels = [...][2]error{
