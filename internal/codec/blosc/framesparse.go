@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -132,10 +133,16 @@ func readBounded(p string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, limit+1))
-	if err != nil {
+	// Sized from the file once (a chunk file is read whole on every
+	// read): ReadAll from nothing would regrow and copy its buffer.
+	var buf bytes.Buffer
+	if st, err := fh.Stat(); err == nil && st.Size() <= limit {
+		buf.Grow(int(st.Size()) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(fh, limit+1)); err != nil {
 		return nil, err
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%s is larger than %d bytes: %w", p, limit, ErrTooLarge)
 	}
