@@ -3,6 +3,7 @@ package vtab
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync/atomic"
 
 	"github.com/tetsql/tetsql/internal/scan"
@@ -23,6 +24,10 @@ type Session struct {
 	// an error refuses the statement (safe mode: tet_files reads the
 	// filesystem at a path the SQL names). Set it before use.
 	FilesRefused func() error
+	// Warn receives the warnings of many-file tables (a file skipped by
+	// on_error=skip), one line each without a trailing newline; nil
+	// writes them to standard error. Set it before use.
+	Warn func(msg string)
 
 	tables atomic.Uint64 // tables connected or dropped, see TableEvents
 }
@@ -38,6 +43,15 @@ func (s *Session) engine() *scan.Session {
 		return nil
 	}
 	return s.Session
+}
+
+// warn reports a warning line (see Warn).
+func (s *Session) warn(msg string) {
+	if s != nil && s.Warn != nil {
+		s.Warn(msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, "tetsql: warning: "+msg)
 }
 
 // setErr keeps a read error for the driver (s may be nil).
