@@ -3,7 +3,10 @@ package vtab
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tetsql/tetsql/internal/fold"
@@ -93,10 +96,8 @@ func (c *manyAgg) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error
 		return err
 	}
 	c.mem = sess.engine().Budget(c.t.qualified)
-	for _, fi := range files {
-		if err := c.fold(fi); err != nil {
-			return err
-		}
+	if err := c.foldAll(files); err != nil {
+		return err
 	}
 	c.held = c.mem.Hold()
 	if len(c.rows) == 0 && len(c.fileBy) == 0 && !c.grouped() {
@@ -185,42 +186,184 @@ func (t *manyTable) fileColumn(name string) int {
 	return -1
 }
 
-// fold runs file fi's aggregate and merges its rows.
-func (c *manyAgg) fold(fi int) error {
+// partRow is one output row of one file's aggregate, taken out of its
+// cursor so that the file can be closed before the rows are merged.
+type partRow struct {
+	keys           []int64 // group index per grouped axis
+	stats          fold.Stats
+	fixed          []int64 // per axis, as aggCursor.fixed
+	labels         []any   // per label column: the row's label
+	labelOK        []bool  // false: the row has no one label there
+	argMin, argMax int64   // the file's rowids, -1 for none
+	f32            []float32
+	f64            []float64
+}
+
+// fileResult is what folding one file gave.
+type fileResult struct {
+	k      int // position in the Filter's list of files
+	fi     int
+	rows   []partRow
+	kept   []int
+	coarse []int64
+	stats  ScanStats
+	err    error // the file's error, not yet passed through fileError
+	opened bool
+}
+
+// foldFile runs file fi's aggregate and takes its rows out. It runs on a
+// worker goroutine: a panic becomes the result's error.
+func (c *manyAgg) foldFile(fi int) (res fileResult) {
 	t := c.t
-	if err := t.args.session.Interrupted(); err != nil {
-		return err
+	res.fi = fi
+	defer func() {
+		if p := recover(); p != nil {
+			res.err = internalError(t.qualified, "folding "+t.list.files[fi].path, p)
+		}
+	}()
+	if res.err = t.args.session.Interrupted(); res.err != nil {
+		return res
 	}
-	if !c.seen[fi] {
-		c.seen[fi] = true
-		c.stats.FilesOpened++
-	}
+	res.opened = true
 	it, err := t.openInner(t.list.files[fi].path)
 	if err == nil {
-		err = t.fits(it)
-		if err != nil {
+		if err = t.fits(it); err != nil {
 			it.close()
 		}
 	}
 	if err != nil {
-		return t.fileError(fi, err, &c.stats)
+		res.err = err
+		return res
 	}
 	defer it.close()
 	cur, err := it.agg.Open()
 	if err != nil {
-		return t.fileError(fi, err, &c.stats)
+		res.err = err
+		return res
 	}
 	ic := cur.(*aggCursor)
 	defer func() {
 		ic.Close()
-		addStats(&c.stats, ic.stats)
-		c.stats.Rows -= ic.stats.Rows // the merged rows are counted instead
+		res.stats = ic.stats
+		res.stats.Rows = 0 // the merged rows are counted instead
 	}()
-	if err := ic.Filter(c.ps.innerNum, c.ps.innerStr, c.ps.innerVals); err != nil {
-		return t.fileError(fi, err, &c.stats)
+	if res.err = ic.Filter(c.ps.innerNum, c.ps.innerStr, c.ps.innerVals); res.err != nil {
+		return res
 	}
+	res.kept, res.coarse = ic.kept, ic.coarse
 	for ; !ic.Eof(); ic.Next() {
-		if err := c.merge(fi, it, ic); err != nil {
+		res.rows = append(res.rows, takeRow(it.at, ic))
+	}
+	return res
+}
+
+// takeRow copies the current row of ic.
+func takeRow(at *arrayTable, ic *aggCursor) partRow {
+	r := partRow{stats: ic.groups[ic.g], fixed: slices.Clone(ic.fixed), argMin: -1, argMax: -1}
+	for k := range ic.kept {
+		r.keys = append(r.keys, ic.groupIndex(k))
+	}
+	for _, a := range at.labelAxis {
+		idx := int64(-1)
+		if k := ic.keptPos(a); k >= 0 && blockOf(ic.coarse, a) <= 1 {
+			idx = ic.groupIndex(k)
+		} else if k < 0 && ic.fixed[a] >= 0 {
+			idx = ic.fixed[a]
+		}
+		if idx < 0 {
+			r.labels, r.labelOK = append(r.labels, nil), append(r.labelOK, false)
+		} else {
+			r.labels, r.labelOK = append(r.labels, labelValue(at, a, idx)), append(r.labelOK, true)
+		}
+	}
+	if p := ic.picker; p != nil {
+		if v, ok := p.ArgMin(ic.g); ok {
+			r.argMin = v
+		}
+		if v, ok := p.ArgMax(ic.g); ok {
+			r.argMax = v
+		}
+		r.f32, r.f64 = p.Values(ic.g)
+	}
+	return r
+}
+
+// foldAll folds files on up to GOMAXPROCS workers (so at most that many
+// files are open for it at once) and merges their rows in file order, so
+// that the result does not depend on which worker finished first.
+func (c *manyAgg) foldAll(files []int) error {
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers <= 1 {
+		for _, fi := range files {
+			if err := c.take(c.foldFile(fi)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	jobs, out, done := make(chan int), make(chan fileResult), make(chan struct{})
+	go func() {
+		defer close(jobs)
+		for k := range files {
+			select {
+			case jobs <- k:
+			case <-done:
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				r := c.foldFile(files[k])
+				r.k = k
+				select {
+				case out <- r:
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	pending := map[int]fileResult{}
+	next := 0
+	var err error
+	for r := range out {
+		if err != nil {
+			continue // draining
+		}
+		pending[r.k] = r
+		for p, ok := pending[next]; ok; p, ok = pending[next] {
+			delete(pending, next)
+			next++
+			if err = c.take(p); err != nil {
+				close(done)
+				break
+			}
+		}
+	}
+	return err
+}
+
+// take merges one file's result.
+func (c *manyAgg) take(r fileResult) error {
+	if r.opened && !c.seen[r.fi] {
+		c.seen[r.fi] = true
+		c.stats.FilesOpened++
+	}
+	addStats(&c.stats, r.stats)
+	if r.err != nil {
+		return c.t.fileError(r.fi, r.err, &c.stats)
+	}
+	if r.kept != nil {
+		c.kept, c.coarse = r.kept, r.coarse
+	}
+	for i := range r.rows {
+		if err := c.merge(r.fi, &r.rows[i]); err != nil {
 			return err
 		}
 	}

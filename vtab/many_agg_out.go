@@ -21,41 +21,43 @@ func (c *manyAgg) need(what string, n int64, unit string, each int64) error {
 }
 
 // mergePicks merges what the file's second pass found for the row:
-// argmin and argmax (the first file wins a tie, as rowids ascend with
-// the file) and the gathered values of median and quantile.
-func (c *manyAgg) mergePicks(g *mgroup, fi int, ic *aggCursor, s fold.Stats) error {
-	c.kept, c.coarse = ic.kept, ic.coarse
-	p := ic.picker
-	if p == nil || s.Count() == 0 {
+// argmin and argmax (of equal extremes the smallest rowid wins, which is
+// the first file's) and the gathered values of median and quantile.
+func (c *manyAgg) mergePicks(g *mgroup, fi int, r *partRow) error {
+	s := r.stats
+	if s.Count() == 0 {
 		return nil
 	}
-	rowid := func(r int64) (int64, error) {
-		if r>>c.shift != 0 {
+	rowid := func(v int64) (int64, error) {
+		if v>>c.shift != 0 {
 			return 0, fmt.Errorf("tet: %s: %s has too many elements for rowids over %d files", c.t.qualified, c.t.list.files[fi].path, len(c.t.list.files))
 		}
-		return int64(fi)<<c.shift | r, nil
+		return int64(fi)<<c.shift | v, nil
 	}
-	if r, ok := p.ArgMin(ic.g); ok && (g.argMin == noArg || s.CmpMin(g.minOf) < 0) {
-		id, err := rowid(r)
+	if r.argMin >= 0 {
+		id, err := rowid(r.argMin)
 		if err != nil {
 			return err
 		}
-		g.argMin, g.minOf = id, s
+		if g.argMin == noArg || s.CmpMin(g.minOf) < 0 || s.CmpMin(g.minOf) == 0 && id < g.argMin {
+			g.argMin, g.minOf = id, s
+		}
 	}
-	if r, ok := p.ArgMax(ic.g); ok && (g.argMax == noArg || s.CmpMax(g.maxOf) > 0) {
-		id, err := rowid(r)
+	if r.argMax >= 0 {
+		id, err := rowid(r.argMax)
 		if err != nil {
 			return err
 		}
-		g.argMax, g.maxOf = id, s
+		if g.argMax == noArg || s.CmpMax(g.maxOf) > 0 || s.CmpMax(g.maxOf) == 0 && id < g.argMax {
+			g.argMax, g.maxOf = id, s
+		}
 	}
-	f32, f64 := p.Values(ic.g)
-	if len(f32)+len(f64) > 0 {
+	if n := len(r.f32) + len(r.f64); n > 0 {
 		value, _ := fold.PickSizes(c.t.tmpl.at.info.DType)
-		if err := c.need("median and quantile", int64(len(f32)+len(f64)), "values", value); err != nil {
+		if err := c.need("median and quantile", int64(n), "values", value); err != nil {
 			return err
 		}
-		g.f32, g.f64 = append(g.f32, f32...), append(g.f64, f64...)
+		g.f32, g.f64 = append(g.f32, r.f32...), append(g.f64, r.f64...)
 	}
 	return nil
 }

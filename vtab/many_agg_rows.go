@@ -23,8 +23,8 @@ func (c *manyAgg) newGroup(fileKey []string, keys []int64, fi int) *mgroup {
 	return g
 }
 
-// merge adds the current row of file fi's inner cursor ic.
-func (c *manyAgg) merge(fi int, it *innerTable, ic *aggCursor) error {
+// merge adds row r of file fi.
+func (c *manyAgg) merge(fi int, r *partRow) error {
 	t := c.t
 	var key []byte
 	var fileKey []string
@@ -38,33 +38,30 @@ func (c *manyAgg) merge(fi int, it *innerTable, ic *aggCursor) error {
 		key = binary.AppendUvarint(key, uint64(len(s)))
 		key = append(key, s...)
 	}
-	keys := make([]int64, len(ic.kept))
-	for k := range ic.kept {
-		keys[k] = ic.groupIndex(k)
-		key = binary.AppendVarint(key, keys[k])
+	for _, k := range r.keys {
+		key = binary.AppendVarint(key, k)
 	}
 	g := c.index[string(key)]
 	if g == nil {
 		if err := c.need("many-file rows", 1, "rows", groupBytes); err != nil {
 			return err
 		}
-		g = c.newGroup(fileKey, keys, fi)
+		g = c.newGroup(fileKey, r.keys, fi)
 		c.index[string(key)] = g
 		c.rows = append(c.rows, g)
 	}
-	s := ic.groups[ic.g]
-	if err := c.mergePicks(g, fi, ic, s); err != nil {
+	if err := c.mergePicks(g, fi, r); err != nil {
 		return err
 	}
-	contributes := s.Count()+s.NullCount() > 0
+	contributes := r.stats.Count()+r.stats.NullCount() > 0
 	first := g.stats.Count()+g.stats.NullCount() == 0
 	if contributes && first {
 		c.resetAgreement(g) // files without elements do not say what the row's labels are
 	}
 	if contributes || first {
-		c.agree(g, fi, it, ic)
+		c.agree(g, fi, r)
 	}
-	g.stats = fold.Merge(g.stats, s)
+	g.stats = fold.Merge(g.stats, r.stats)
 	return nil
 }
 
@@ -82,8 +79,8 @@ func (c *manyAgg) resetAgreement(g *mgroup) {
 }
 
 // agree narrows what a row's file, label and pinned dim columns show to
-// what file fi agrees with.
-func (c *manyAgg) agree(g *mgroup, fi int, it *innerTable, ic *aggCursor) {
+// what file fi's row r agrees with.
+func (c *manyAgg) agree(g *mgroup, fi int, r *partRow) {
 	t := c.t
 	for col := range t.nfix {
 		v := t.fileValue(fi, col)
@@ -95,30 +92,20 @@ func (c *manyAgg) agree(g *mgroup, fi int, it *innerTable, ic *aggCursor) {
 		}
 	}
 	for a := range g.fixed {
-		switch f := ic.fixed[a]; {
+		switch f := r.fixed[a]; {
 		case g.fixed[a] == -2:
 			g.fixed[a] = f
 		case g.fixed[a] != f:
 			g.fixed[a] = -1
 		}
 	}
-	at := it.at
-	for j, a := range at.labelAxis {
-		idx := int64(-1)
-		if k := ic.keptPos(a); k >= 0 && blockOf(ic.coarse, a) <= 1 {
-			idx = ic.groupIndex(k)
-		} else if k < 0 && ic.fixed[a] >= 0 {
-			idx = ic.fixed[a]
-		}
-		if idx < 0 {
-			g.mixed[j] = true
-			continue
-		}
-		v := labelValue(at, a, idx)
+	for j := range g.labels {
 		switch {
+		case !r.labelOK[j]:
+			g.mixed[j] = true
 		case !g.labelSet[j]:
-			g.labels[j], g.labelSet[j] = v, true
-		case g.labels[j] != v:
+			g.labels[j], g.labelSet[j] = r.labels[j], true
+		case g.labels[j] != r.labels[j]:
 			g.mixed[j] = true
 		}
 	}
