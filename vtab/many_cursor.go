@@ -190,6 +190,9 @@ func (t *manyTable) fileError(fi int, err error, st *ScanStats) error {
 	}
 	path := t.list.files[fi].path
 	if t.args.skip && !isInterrupt(err) {
+		// The inner table may have kept the error for the driver; the
+		// statement goes on without the file, so it must not surface.
+		t.args.session.engine().TakeError()
 		st.FilesSkipped++
 		t.args.session.warn(fmt.Sprintf("%s: skipped %s: %v", t.qualified, path, err))
 		return nil
