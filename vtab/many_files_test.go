@@ -317,3 +317,27 @@ func sameRowsTol(got, want []string, tol float64) bool {
 	}
 	return true
 }
+
+// TestMany_integerAndRealLabelsFit: an axis labelled by integers in one
+// file and by reals in another is one numeric label column; a label term
+// on it selects by each file's own labels.
+func TestMany_integerAndRealLabelsFit(t *testing.T) {
+	dir := t.TempDir()
+	for i, lat := range [][]string{{"10", "20", "30"}, {"10.5", "20", "30.5"}} {
+		spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F32, Shape: []int64{3}, ChunkShape: []int64{2}, Codec: tetcore.CodecRaw,
+			DimNames: []string{"lat"}, Labels: [][]string{lat}}
+		writeTet(t, filepath.Join(dir, fmt.Sprintf("f%d.tet", i)), spec, func(k int) float32 { return float32(10*i + k) })
+	}
+	db, _ := openDB(t, nil)
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m USING tet_many('%s/*.tet', 'v')`, dir))
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m_agg USING tet_many('%s/*.tet', 'v', 'kind=agg')`, dir))
+	for q, want := range map[string][]string{
+		`SELECT lat_label, value FROM m WHERE lat_label >= 20 ORDER BY value`: {"20|1", "30|2", "20|11", "30.5|12"},
+		`SELECT count, sum FROM m_agg WHERE lat_label > 10`:                   {"5|36"},
+		`SELECT lat, lat_label, count FROM m_agg WHERE by = 'lat'`:            {"0|<nil>|2", "1|20|2", "2|<nil>|2"},
+	} {
+		if got := rowsOf(t, db, q); !sameRows(got, want) {
+			t.Errorf("%s = %v, want %v", q, got, want)
+		}
+	}
+}
