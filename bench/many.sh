@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/many.sh: a glob of 2,000 tiny files opened as one table and counted,
 # by the built CLI, against 200 of the same files: wall time and peak RSS
-# (/usr/bin/time; the table shows medians, and the largest RSS seen). See
+# and CPU time (/usr/bin/time; the table shows medians, and the largest
+# RSS seen). See
 # docs/PERFORMANCE.md, "Many files".
 #
 #   bench/many.sh                  # files and results in a new temp dir
@@ -62,18 +63,19 @@ QUERIES=(
 )
 
 SAMPLES=$OUT/samples.tsv
-printf 'query\tfiles\tround\twall_s\tmaxrss_kb\tresult\n' >"$SAMPLES"
+printf 'query\tfiles\tround\twall_s\tcpu_s\tmaxrss_kb\tresult\n' >"$SAMPLES"
 run1() { # key kind sql files round
 	local kind=$2 sql=$3 files=$4 round=$5 opt=""
 	[ "$kind" = agg ] && opt=", 'kind=agg'"
 	local t0 t1 rss
 	t0=$(date +%s%N)
-	/usr/bin/time -f '%M' -o "$OUT/time.txt" "$TETSQL" --no-header \
+	/usr/bin/time -f '%M %U %S' -o "$OUT/time.txt" "$TETSQL" --no-header \
 		-c "CREATE VIRTUAL TABLE m USING tet_many('$(glob_of "$files")', 'v'$opt)" -c "$sql" >"$OUT/result.txt"
 	t1=$(date +%s%N)
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
-	read -r rss <"$OUT/time.txt"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$files" "$round" "$wall" "$rss" "$(tr -d '\n' <"$OUT/result.txt")" >>"$SAMPLES"
+	read -r rss usr sys <"$OUT/time.txt"
+	cpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$files" "$round" "$wall" "$cpu" "$rss" "$(tr -d '\n' <"$OUT/result.txt")" >>"$SAMPLES"
 }
 
 log "$ROUNDS rounds"
@@ -88,14 +90,15 @@ done
 
 {
 	echo "date: $(date -u +%FT%TZ)  nproc: $(nproc)  go: $(go version | cut -d' ' -f3)  rounds: $ROUNDS"
-	printf '%-6s %6s %12s %14s %14s  %s\n' query files "wall ms" "RSS MiB" "max RSS MiB" result
-	awk -F'\t' 'NR > 1 { k = $1 "\t" $2; w[k] = w[k] " " $4; m[k] = m[k] " " $5; res[k] = $6 }
-		END { for (k in w) print k "\t" w[k] "\t" m[k] "\t" res[k] }' "$SAMPLES" | sort -t$'\t' -k1,1 -k2,2n |
-		while IFS=$'\t' read -r key files walls rsss result; do
+	printf '%-6s %6s %9s %9s %9s %9s  %s\n' query files "wall ms" "CPU ms" "RSS MiB" "max RSS" result
+	awk -F'\t' 'NR > 1 { k = $1 "\t" $2; w[k] = w[k] " " $4; c[k] = c[k] " " $5; m[k] = m[k] " " $6; res[k] = $7 }
+		END { for (k in w) print k "\t" w[k] "\t" c[k] "\t" m[k] "\t" res[k] }' "$SAMPLES" | sort -t$'\t' -k1,1 -k2,2n |
+		while IFS=$'\t' read -r key files walls cpus rsss result; do
 			med() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 			mx() { tr ' ' '\n' | grep . | sort -g | tail -1; }
-			printf '%-6s %6s %12.0f %14.1f %14.1f  %s\n' "$key" "$files" \
+			printf '%-6s %6s %9.0f %9.0f %9.1f %9.1f  %s\n' "$key" "$files" \
 				"$(echo "$walls" | med | awk '{ print $1 * 1000 }')" \
+				"$(echo "$cpus" | med | awk '{ print $1 * 1000 }')" \
 				"$(echo "$rsss" | med | awk '{ print $1 / 1024 }')" \
 				"$(echo "$rsss" | mx | awk '{ print $1 / 1024 }')" "$result"
 		done
