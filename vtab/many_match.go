@@ -3,6 +3,7 @@ package vtab
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
@@ -93,27 +94,125 @@ func textMatch(v *string, op sqlitevt.ConstraintOp, arg sqlitevt.Value) (match, 
 	}
 	c := -1 // any TEXT sorts before any BLOB
 	if kind == operandText {
-		switch {
-		case *v == rhs:
-			c = 0
-		case *v > rhs:
-			c = 1
-		}
+		c = strings.Compare(*v, rhs)
 	}
+	holds := compareHolds(op, c)
+	// The right-hand side may instead have NUMERIC affinity (a numeric
+	// column of a joined table, a CAST): SQLite then applies NUMERIC
+	// affinity to v and compares numbers. xFilter's value does not say
+	// which, so only an answer both ways agree on is exact.
+	if cn, ok := numericAffinityCompare(*v, arg); ok && compareHolds(op, cn) != holds {
+		return true, false
+	}
+	return holds, true
+}
+
+// compareHolds applies the comparison op to c, the sign of "v - arg".
+func compareHolds(op sqlitevt.ConstraintOp, c int) bool {
 	switch op {
 	case sqlitevt.OpEQ, sqlitevt.OpIS:
-		return c == 0, true
+		return c == 0
 	case sqlitevt.OpNE, sqlitevt.OpISNOT:
-		return c != 0, true
+		return c != 0
 	case sqlitevt.OpLT:
-		return c < 0, true
+		return c < 0
 	case sqlitevt.OpLE:
-		return c <= 0, true
+		return c <= 0
 	case sqlitevt.OpGT:
-		return c > 0, true
+		return c > 0
 	default: // OpGE
-		return c >= 0, true
+		return c >= 0
 	}
+}
+
+// numericAffinityCompare is the sign of "v - arg" under NUMERIC
+// affinity, which SQLite applies to both sides at the comparison: a TEXT
+// that reads as a number becomes that number, and numbers sort before
+// texts. arg is an INTEGER, REAL or TEXT (false for others: a NULL or a
+// BLOB compares the same either way).
+func numericAffinityCompare(v string, arg sqlitevt.Value) (int, bool) {
+	x, xNum := numericValue(v)
+	var y any
+	yNum := true
+	switch a := arg.(type) {
+	case string:
+		y, yNum = numericValue(a)
+		if !xNum && !yNum {
+			return strings.Compare(v, a), true
+		}
+	case int64, float64:
+		y = a
+	default:
+		return 0, false
+	}
+	switch {
+	case xNum && yNum:
+		return compareNumbers(x, y), true
+	case xNum:
+		return -1, true
+	default:
+		return 1, true
+	}
+}
+
+// numericValue is s under NUMERIC affinity: an int64 or float64, or
+// false when s stays TEXT.
+func numericValue(s string) (any, bool) {
+	n, ok := parseNumeric(s)
+	if _, real := n.(float64); real {
+		n = sqliteReal(s) // SQLite's rounding, not strconv's
+	}
+	return n, ok
+}
+
+// compareNumbers compares two numbers, each an int64 or a float64 (not
+// NaN), exactly, as SQLite compares an INTEGER with a REAL.
+func compareNumbers(x, y any) int {
+	switch a := x.(type) {
+	case int64:
+		switch b := y.(type) {
+		case int64:
+			return cmpOrdered(a, b)
+		case float64:
+			return compareIntReal(a, b)
+		}
+	case float64:
+		switch b := y.(type) {
+		case int64:
+			return -compareIntReal(b, a)
+		case float64:
+			return cmpOrdered(a, b)
+		}
+	}
+	return 0
+}
+
+func cmpOrdered[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareIntReal compares i with f exactly (no rounding of i to a
+// float64), as sqlite3IntFloatCompare does.
+func compareIntReal(i int64, f float64) int {
+	switch {
+	case f < -0x1p63:
+		return 1
+	case f >= 0x1p63:
+		return -1
+	}
+	t := int64(f) // toward zero, in range
+	if i != t {
+		return cmpOrdered(i, t)
+	}
+	// i is f's integer part: f's fraction decides, and float64(i) is
+	// exact whenever f has a fraction (|f| < 2^52).
+	return cmpOrdered(float64(i), f)
 }
 
 // patternMatch is "v LIKE arg" (like) or "v GLOB arg".
