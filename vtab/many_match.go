@@ -20,10 +20,12 @@ import (
 const likePatternLimit = 50000
 
 // exactRealLimit bounds the REALs whose text textMatch renders: below
-// 2^53 a whole number's digits are exact and SQLite renders it as
-// "<integer>.0". Other REALs render through SQLite's own digit
-// generation (17 digits trimmed by a round-trip heuristic), which is not
-// reproduced here; they answer "maybe".
+// 2^53 a whole number has at most 16 digits, all exact, and SQLite
+// renders it as "<integer>.0". Other REALs go through SQLite's own digit
+// generation ("%!.17g", shortened by a round-trip heuristic: neither the
+// shortest text nor %.15g, e.g. 0.1 is "0.1" but 9.94e21 is
+// "9.939999999999999e+21"), which is not reproduced here; they answer
+// "maybe".
 const exactRealLimit = 1 << 53
 
 // operandKind is what the right-hand side of a comparison is once TEXT
@@ -50,6 +52,11 @@ const (
 //     '3.0', not '3'), a BLOB stays a BLOB and sorts after every TEXT;
 //     NULL (and a NaN, which SQLite binds as NULL) matches nothing
 //     except under IS / IS NOT;
+//   - but when the right-hand side has NUMERIC affinity (a joined
+//     table's INTEGER column, a CAST) SQLite applies NUMERIC affinity to
+//     both sides instead ('02' = 2 holds), and xFilter's value cannot
+//     say which case it is: a comparison is exact only where both
+//     readings agree ('2020' = 2020 is exact, '02' = 2 is a maybe);
 //   - BINARY compares bytes (memcmp, then length), as Go compares strings;
 //   - LIKE and GLOB are SQLite's built-in like() and glob() (see
 //     patternCompare); a BLOB pattern never matches (modernc.org/sqlite
@@ -63,6 +70,8 @@ const (
 // case-sensitive one (every case-sensitive match also matches without
 // case), so it stays safe for skipping files, but a caller that must
 // return exact rows under case_sensitive_like cannot rely on exact.
+// Comparisons assume BINARY: a caller checks the constraint's collation
+// (sqlitevt.Constraint.Collation) before using textMatch for one.
 func textMatch(v *string, op sqlitevt.ConstraintOp, arg sqlitevt.Value) (match, exact bool) {
 	switch op {
 	case sqlitevt.OpISNULL:
