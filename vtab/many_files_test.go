@@ -46,7 +46,7 @@ func TestMany_pruningByFileColumns(t *testing.T) {
 	}{
 		{"year = '2021'", 6},
 		{"year = 2021", 6},
-		{"month IN ('01', '02')", 3},
+		{"month IN ('01', '02')", 4},
 		{"month >= '11'", 2},
 		{"month BETWEEN '03' AND '05' AND year = '2020'", 3},
 		{"file LIKE '%year=2020/month=1%'", 3},
