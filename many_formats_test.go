@@ -181,12 +181,10 @@ func TestMany_mixedFormats(t *testing.T) {
 			var want summary
 			wantBy := map[int64]*summary{}
 			var wantTet summary
-			var tetFiles []string
 			for _, p := range holders[d.name] {
 				singleFileSummary(t, p, d.name, &want, wantBy)
 				if strings.HasSuffix(p, ".tet") {
 					singleFileSummary(t, p, d.name, &wantTet, map[int64]*summary{})
-					tetFiles = append(tetFiles, p)
 				}
 			}
 			if want.values == 0 || want.rows == want.values {
@@ -217,13 +215,12 @@ func TestMany_mixedFormats(t *testing.T) {
 			}
 
 			// A term on file keeps the .tet files, pruned before opening.
-			tet := aggSummary(t, conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count, null_count, sum, min, max FROM temp.%s_agg WHERE file IN ('%s')`,
-				d.name, strings.Join(tetFiles, "', '"))))
+			tet := aggSummary(t, conn.QueryRowContext(ctx, fmt.Sprintf(`SELECT count, null_count, sum, min, max FROM temp.%s_agg WHERE file LIKE '%%.tet'`, d.name)))
 			if !tet.close(wantTet) {
 				t.Errorf("_agg over the .tet files: %v, union of those files: %v", tet, wantTet)
 			}
-			if st := lastScanFiles(t, conn); st != [2]int{2, 6} {
-				t.Errorf("file IN (the .tet files): opened/total files %v, want 2/6", st)
+			if st := lastScanFiles(t, conn); st != [2]int{4, 6} {
+				t.Errorf("file LIKE '%%.tet': opened/total files %v, want the 4 .tet files of 6", st)
 			}
 
 			// Grouped by the first dim: one _agg row per index, equal to the union's groups.
