@@ -2,7 +2,11 @@ package vtab
 
 import (
 	"container/list"
+	"errors"
+	"fmt"
+	"os"
 	"sync"
+	"time"
 )
 
 // manyKeepFiles is how many files a many-file table keeps open between
@@ -16,9 +20,35 @@ const manyKeepFiles = 16
 // innerPool is the inner tables a many-file table keeps. A table taken
 // from it belongs to one cursor (or fold worker) until put back.
 type innerPool struct {
-	mu  sync.Mutex
-	lru *list.List // of *innerTable, most recent at the front
-	m   map[int]*list.Element
+	mu     sync.Mutex
+	lru    *list.List // of *innerTable, most recent at the front
+	m      map[int]*list.Element
+	absent map[int]fileStamp // files without the dataset
+}
+
+// fileStamp is what tells a file changed without opening it.
+type fileStamp struct {
+	size  int64
+	mtime time.Time
+}
+
+// lacks reports whether file fi was found without the dataset and is
+// unchanged since.
+func (p *innerPool) lacks(fi int, st os.FileInfo) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.absent[fi]
+	return ok && s.size == st.Size() && s.mtime.Equal(st.ModTime())
+}
+
+// lack remembers that file fi does not hold the dataset.
+func (p *innerPool) lack(fi int, st os.FileInfo) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.absent == nil {
+		p.absent = map[int]fileStamp{}
+	}
+	p.absent[fi] = fileStamp{st.Size(), st.ModTime()}
 }
 
 // take returns the kept inner table of file fi (nil for none), removing
@@ -86,12 +116,22 @@ func (p *innerPool) closeAll() {
 	}
 }
 
-// inner returns file fi's inner table: kept, or opened.
+// inner returns file fi's inner table: kept, or opened. A file found
+// without the dataset is remembered by size and modification time, and
+// passed over without opening while those stay the same.
 func (t *manyTable) inner(fi int) (*innerTable, error) {
 	if it := t.pool.take(fi); it != nil {
 		return it, nil
 	}
-	it, err := t.openInner(t.list.files[fi].path)
+	path := t.list.files[fi].path
+	st, statErr := os.Stat(path)
+	if statErr == nil && t.pool.lacks(fi, st) {
+		return nil, fmt.Errorf("%w (as when last opened)", errNoDataset)
+	}
+	it, err := t.openInner(path)
+	if errors.Is(err, errNoDataset) && statErr == nil {
+		t.pool.lack(fi, st)
+	}
 	if err != nil {
 		return nil, err
 	}
