@@ -94,6 +94,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	} else {
 		info.EstimatedCost = inner.EstimatedCost * max(n*fileFrac, 1)
 	}
+	info.EstimatedCost = min(info.EstimatedCost, 1e300)
 	return nil
 }
 
