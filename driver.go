@@ -174,6 +174,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.ReadAheadBytes = effective(c.cfg.ReadAheadBytes, c.cfg.Safe, SafeReadAheadBytes)
 	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
+	sess.ManyCacheBudget = max(c.cfg.cacheBudget(), 0) // a many-file table's kept files share one file's budget
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
 		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite}

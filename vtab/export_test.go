@@ -16,3 +16,4 @@ func PanicAt(where string) (restore func()) { return scan.PanicAt(where) }
 
 // ParseByItem is parseByItem, for the by-parser fuzz test.
 var ParseByItem = parseByItem
+const ManyKeepFiles = manyKeepFiles

@@ -33,10 +33,12 @@ type manyTable struct {
 	qualified string
 	tmpl      *innerTable
 	decl      string // the inner columns, as every file must declare them
+	pool      innerPool
 }
 
 // innerTable is the table of one file of a many-file table.
 type innerTable struct {
+	fi    int // the file's list index, in the pool
 	h     *scan.Handle
 	path  string
 	cells *cellsTable // one of cells and agg
@@ -257,6 +259,7 @@ func splitDecl(d string) []string {
 // Disconnect releases the template file.
 func (t *manyTable) Disconnect() error {
 	t.args.session.tableEvent()
+	t.pool.closeAll()
 	t.tmpl.close()
 	return nil
 }

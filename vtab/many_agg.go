@@ -225,17 +225,18 @@ func (c *manyAgg) foldFile(fi int) (res fileResult) {
 		return res
 	}
 	res.opened = true
-	it, err := t.openInner(t.list.files[fi].path)
-	if err == nil {
-		if err = t.fits(it); err != nil {
-			it.close()
-		}
-	}
+	it, err := t.inner(fi)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	defer it.close()
+	defer func() {
+		if res.err != nil {
+			it.close()
+		} else {
+			t.pool.put(fi, it)
+		}
+	}()
 	cur, err := it.agg.Open()
 	if err != nil {
 		res.err = err

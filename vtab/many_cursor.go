@@ -151,17 +151,11 @@ func (c *manyCells) openFile(fi int) error {
 	if err := sess.Interrupted(); err != nil {
 		return err
 	}
-	path := t.list.files[fi].path
 	if !c.seen[fi] {
 		c.seen[fi] = true
 		c.stats.FilesOpened++
 	}
-	it, err := t.openInner(path)
-	if err == nil {
-		if err = t.fits(it); err != nil {
-			it.close()
-		}
-	}
+	it, err := t.inner(fi)
 	if err == nil {
 		var cur sqlitevt.Cursor
 		if cur, err = it.cells.Open(); err == nil {
@@ -213,16 +207,23 @@ func isInterrupt(err error) bool {
 		errors.Is(err, scan.ErrMemLimit) || errors.Is(err, scan.ErrInternal)
 }
 
-// closeFile ends the current file's scan, adding its statistics.
+// closeFile ends the current file's scan, adding its statistics, and
+// gives the file back to the table's pool (closes it after an error).
 func (c *manyCells) closeFile() {
+	failed := false
 	if c.cc != nil {
+		failed = c.cc.s.Err() != nil
 		c.cc.Close()
 		st := c.cc.s.Stats
 		addStats(&c.stats, st)
 		c.cc = nil
 	}
 	if c.cur != nil {
-		c.cur.close()
+		if failed {
+			c.cur.close()
+		} else {
+			c.t.pool.put(c.fi, c.cur)
+		}
 		c.cur = nil
 	}
 }

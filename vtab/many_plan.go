@@ -86,7 +86,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	info.OrderByConsumed = false
 	info.IdxFlags = inner.IdxFlags &^ sqlitevt.IndexScanUnique
 	n := float64(len(t.list.files))
-	info.EstimatedRows = max(int64(float64(inner.EstimatedRows)*max(n*fileFrac, 1)), 1)
+	info.EstimatedRows = int64(min(max(float64(inner.EstimatedRows)*max(n*fileFrac, 1), 1), 1<<62)) // a priced-out inner plan says 1<<62
 	if t.tmpl.agg != nil {
 		// Every plan costs between 0.8 and 1 times the inner plan over all
 		// files, so that no two plans cost less than one (see aggTable.cost).
@@ -94,6 +94,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	} else {
 		info.EstimatedCost = inner.EstimatedCost * max(n*fileFrac, 1)
 	}
+	info.EstimatedCost = min(info.EstimatedCost, 1e300)
 	return nil
 }
 

@@ -28,6 +28,11 @@ type Session struct {
 	// on_error=skip), one line each without a trailing newline; nil
 	// writes them to standard error. Set it before use.
 	Warn func(msg string)
+	// ManyCacheBudget is the decoded-chunk cache of a many-file table's
+	// kept files, all together (each gets its share, see
+	// manyKeepFiles); 0 = none. The driver sets its per-file cache
+	// budget. Set it before creating tables.
+	ManyCacheBudget int64
 
 	tables atomic.Uint64 // tables connected or dropped, see TableEvents
 }
