@@ -210,8 +210,8 @@ func TestMany_mixedFormats(t *testing.T) {
 			if !agg.close(want) {
 				t.Errorf("_agg over the glob: %v, union of files: %v", agg, want)
 			}
-			if st := lastScanFiles(t, conn); st != [2]int{6, 6} {
-				t.Errorf("_agg scan opened/total files %v, want every file of the directory, 6/6", st)
+			if st := lastScanFiles(t, conn); st[1] != 6 || st[0] < len(holders[d.name]) {
+				t.Errorf("_agg scan opened/total files %v, want at least the %d holding %s of 6", st, len(holders[d.name]), d.name)
 			}
 
 			// A term on file keeps the .tet files, pruned before opening.
@@ -219,8 +219,8 @@ func TestMany_mixedFormats(t *testing.T) {
 			if !tet.close(wantTet) {
 				t.Errorf("_agg over the .tet files: %v, union of those files: %v", tet, wantTet)
 			}
-			if st := lastScanFiles(t, conn); st != [2]int{4, 6} {
-				t.Errorf("file LIKE '%%.tet': opened/total files %v, want the 4 .tet files of 6", st)
+			if st := lastScanFiles(t, conn); st[1] != 6 || st[0] < 2 || st[0] > 4 {
+				t.Errorf("file LIKE '%%.tet': opened/total files %v, want 2 to 4 (the .tet files, the others of the dataset's) of 6", st)
 			}
 
 			// Grouped by the first dim: one _agg row per index, equal to the union's groups.
