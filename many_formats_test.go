@@ -314,4 +314,14 @@ func TestMany_mixedFormatsDtypeMisfit(t *testing.T) {
 	if got != want.rows {
 		t.Errorf("on_error=skip: %d rows, want %d from the files that fit", got, want.rows)
 	}
+	var js string
+	if err := conn.QueryRowContext(ctx, `SELECT tet_last_scan()`).Scan(&js); err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Skipped int `json:"skipped_files"`
+	}
+	if err := json.Unmarshal([]byte(js), &st); err != nil || st.Skipped != 1 {
+		t.Errorf("on_error=skip: statistics %s (%v), want skipped_files 1", js, err)
+	}
 }
