@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tetsql/tetsql/internal/fold"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
@@ -76,7 +77,21 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		r.Null() // an input column: it holds nothing in the output rows
 		return nil
 	}
-	s := &c.groups[c.g]
+	name := aggResults[col-t.first]
+	if writeStat(r, name, &c.groups[c.g]) {
+		return nil
+	}
+	switch name {
+	case "median", "quantile", "argmin", "argmax":
+		return c.pickColumn(r, name)
+	}
+	return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
+}
+
+// writeStat writes result column name of group s; it reports false for
+// a column the fold alone does not give (median, quantile, argmin,
+// argmax).
+func writeStat(r *sqlitevt.Result, name string, s *fold.Stats) bool {
 	// optional writes a float result, NULL when there is none or it is NaN.
 	optional := func(v float64, ok bool) {
 		if !ok || v != v {
@@ -85,7 +100,7 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 			r.Float64(v)
 		}
 	}
-	switch aggResults[col-t.first] {
+	switch name {
 	case "count":
 		r.Int64(s.Count())
 	case "null_count":
@@ -114,12 +129,10 @@ func (c *aggCursor) Column(r *sqlitevt.Result, col int) error {
 		optional(s.Var())
 	case "std":
 		optional(s.Std())
-	case "median", "quantile", "argmin", "argmax":
-		return c.pickColumn(r, aggResults[col-t.first])
 	default:
-		return fmt.Errorf("tet: %s: no column %d", t.qualified, col)
+		return false
 	}
-	return nil
+	return true
 }
 
 // Close records the scan's statistics and unpins the file.

@@ -36,6 +36,9 @@ func bind(h sqlitevt.Handle, s *Session) error {
 	if err := h.CreateModule(ModuleName, &module{conn: cs}); err != nil {
 		return err
 	}
+	if err := h.CreateModule(ManyModuleName, &manyModule{conn: cs}); err != nil {
+		return err
+	}
 	if err := h.CreateEponymousModule(FilesName, &filesModule{conn: cs}); err != nil {
 		return err
 	}
@@ -107,6 +110,9 @@ func isBinary(c *sqlitevt.Constraint) bool { return c.Collation == "BINARY" }
 // record stores a finished scan's statistics on the table's session and
 // connection.
 func (t *arrayTable) record(st ScanStats) {
+	if t.quiet {
+		return
+	}
 	t.session.engine().Record(st)
 	t.conn.record(st)
 }

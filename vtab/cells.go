@@ -35,6 +35,9 @@ type arrayTable struct {
 	labelAxis []int    // axis of each label column
 	session   *Session
 	conn      *connState // the connection's, for tet_last_scan()
+	// quiet: the table is one file of a many-file table, which records
+	// its scans as one (many_cursor.go).
+	quiet bool
 }
 
 // newArrayTable resolves the dataset of a table and returns the
@@ -304,6 +307,7 @@ func (t *cellsTable) Open() (sqlitevt.Cursor, error) {
 	}
 	c := &cellsCursor{t: t}
 	c.s.Init(t.reader, t.session.engine())
+	c.s.Quiet = t.quiet
 	return c, nil
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tetsql/tetsql/internal/scan"
+	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
 // ManyModuleName is the module of many-file tables:
@@ -147,5 +147,39 @@ func ManyDatasets(sess *Session, pattern string, skip bool) (names []string, fil
 	return names, len(l.files), nil
 }
 
-// keep the scan import for the registry type in docs.
-var _ *scan.Registry
+// manyModule is the tet_many module of one connection.
+type manyModule struct{ conn *connState }
+
+// Create implements sqlitevt.Module.
+func (m *manyModule) Create(ctx sqlitevt.Context, args []string) (sqlitevt.Table, error) {
+	panicPoint("xCreate")
+	return connectMany(ctx, args, m.conn)
+}
+
+// Connect implements sqlitevt.Module.
+func (m *manyModule) Connect(ctx sqlitevt.Context, args []string) (sqlitevt.Table, error) {
+	panicPoint("xConnect")
+	return connectMany(ctx, args, m.conn)
+}
+
+// Panicked implements sqlitevt.PanicHandler for xCreate and xConnect.
+func (m *manyModule) Panicked(where string, p any) error {
+	return internalError(ManyModuleName, where, p)
+}
+
+// InListColumn implements sqlitevt.InLister: an aggregate table reads IN
+// lists on file columns whole (they choose files: one merged result over
+// every listed value), and on the inner columns as one file's aggregate
+// table does. A cells table reads none whole.
+func (t *manyTable) InListColumn(col int) bool {
+	if t.tmpl.agg == nil {
+		return false
+	}
+	if col < t.nfix {
+		return col >= 0
+	}
+	return t.tmpl.agg.InListColumn(col - t.nfix)
+}
+
+// InListFits implements sqlitevt.InLister.
+func (t *manyTable) InListFits(n, bytes int64) error { return t.tmpl.at.InListFits(n, bytes) }

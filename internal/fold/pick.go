@@ -160,6 +160,20 @@ func (p *Picker) Quantile(g int, q float64) (float64, bool) {
 	return Quantile(p.f64[lo:hi], q)
 }
 
+// Values are the non-NaN elements gathered for group g (one of the two
+// slices, by the dtype; nil when the Picker does not gather), in no
+// particular order once Quantile has run. They belong to the Picker.
+func (p *Picker) Values(g int) ([]float32, []float64) {
+	if p.off == nil || g < 0 || g >= len(p.groups) {
+		return nil, nil
+	}
+	lo, hi := p.off[g], min(p.fill[g], p.off[g+1])
+	if p.f32 != nil {
+		return p.f32[lo:hi], nil
+	}
+	return nil, p.f64[lo:hi]
+}
+
 // Complete reports whether every group received as many elements as the
 // fold counted (it did not if the data changed between the passes).
 func (p *Picker) Complete() bool {

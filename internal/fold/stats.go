@@ -247,3 +247,30 @@ func twoProd(a, b float64) (p, e float64) {
 	p = a * b
 	return p, math.FMA(a, b, -p)
 }
+
+// CmpMin compares the minimum of s with that of o exactly (integer
+// dtypes by their exact value): -1, 0 or +1. Both must have elements.
+func (s Stats) CmpMin(o Stats) int {
+	if s.isInt && o.isInt {
+		return s.imin.Cmp(o.imin)
+	}
+	return cmpFloat(s.min, o.min)
+}
+
+// CmpMax compares the maximum of s with that of o, as CmpMin.
+func (s Stats) CmpMax(o Stats) int {
+	if s.isInt && o.isInt {
+		return s.imax.Cmp(o.imax)
+	}
+	return cmpFloat(s.max, o.max)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

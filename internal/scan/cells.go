@@ -14,6 +14,10 @@ import (
 // checkRows rows and at every chunk it checks the session's call
 // context, so that a canceled query stops promptly.
 type CellScan struct {
+	// Quiet leaves the statistics out of the session's record at Close
+	// (a many-file table records its files' scans as one).
+	Quiet bool
+
 	r     Reader
 	sess  *Session
 	plan  *planner.Plan
@@ -286,7 +290,9 @@ func (c *CellScan) checkEnd() {
 func (c *CellScan) Close() {
 	if !c.started.IsZero() {
 		c.Stats.Elapsed = time.Since(c.started)
-		c.sess.Record(c.Stats)
+		if !c.Quiet {
+			c.sess.Record(c.Stats)
+		}
 	}
 	if c.ra != nil {
 		c.ra.close() // releases the source once no read is in flight
