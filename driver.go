@@ -68,6 +68,7 @@ type Connector struct {
 	handles []*scan.Handle // per file of cfg.Files; nil for a glob
 	glob    []bool         // per file of cfg.Files: a glob (FileSpec.IsGlob)
 	found   [][]string     // per glob of cfg.Files: its dataset names, once discovered (globs)
+	warn    func(string)   // cfg.Warn, each distinct line once (onceWarn)
 	closed  bool
 }
 
@@ -95,7 +96,7 @@ func NewConnector(cfg Config) (*Connector, error) {
 	for i, f := range cfg.Files {
 		globs[i] = f.IsGlob()
 	}
-	return &Connector{cfg: cfg, aliases: aliases, glob: globs, reg: defaultDriver.reg}, nil
+	return &Connector{cfg: cfg, aliases: aliases, glob: globs, warn: onceWarn(cfg.Warn), reg: defaultDriver.reg}, nil
 }
 
 // Driver returns the tetsql driver.
@@ -202,7 +203,7 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.ReadAheadBytes = effective(c.cfg.ReadAheadBytes, c.cfg.Safe, SafeReadAheadBytes)
 	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
-	sess.Warn = c.cfg.Warn
+	sess.Warn = c.warn
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
 		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite,

@@ -89,7 +89,10 @@ type Config struct {
 	// Warn receives the warnings of the connector's connections (a file
 	// a glob matched skipped under OnErrorSkip), one line each without a
 	// trailing newline; nil writes "tetsql: warning: ..." lines to
-	// standard error. It may be called from several goroutines at once.
+	// standard error. Each distinct line comes once per connector (not
+	// again from another pooled connection or a later scan; the scan
+	// statistics still count every skipped file). It may be called from
+	// several goroutines at once.
 	Warn func(msg string)
 }
 

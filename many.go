@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/tetsql/tetsql/internal/glob"
 	"github.com/tetsql/tetsql/vtab"
@@ -89,6 +90,35 @@ func manyDatasets(ctx context.Context, sess *vtab.Session, pattern string, skip 
 	return names, nil
 }
 
+// maxWarnLines bounds the distinct warnings a connector remembers to
+// deliver each once; past it, new ones are delivered every time.
+const maxWarnLines = 4096
+
+// onceWarn returns the connector's warning sink: warn (nil: a
+// "tetsql: warning: ..." line on standard error), called once per
+// distinct line. Every pooled connection sets up the same tables, and
+// every scan of a glob skips the same unreadable files: without this a
+// file would be reported again for each.
+func onceWarn(warn func(string)) func(string) {
+	if warn == nil {
+		warn = func(msg string) { fmt.Fprintln(os.Stderr, "tetsql: warning: "+msg) }
+	}
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		if seen[msg] {
+			mu.Unlock()
+			return
+		}
+		if len(seen) < maxWarnLines {
+			seen[msg] = true
+		}
+		mu.Unlock()
+		warn(msg)
+	}
+}
+
 // GlobFiles returns the files pattern matches, as a many-file schema
 // lists them (see vtab.ManyFiles), without opening any. The shell uses
 // it to refuse an output path that is one of its inputs.
@@ -108,7 +138,7 @@ func (c *Connector) globs(ctx context.Context) error {
 			continue
 		}
 		sess := vtab.NewSession(c.reg)
-		sess.Warn = c.cfg.Warn
+		sess.Warn = c.warn
 		names, err := manyDatasets(ctx, sess, f.Path, c.cfg.OnErrorSkip)
 		if err != nil {
 			return err
