@@ -108,19 +108,19 @@ func (t *manyTable) openInner(path string) (*innerTable, error) {
 }
 
 // fits checks that it declares the template's columns for the template's
-// dtype: the error names the file and the difference.
+// dtype: the error says the difference (the caller names the file).
 func (t *manyTable) fits(it *innerTable) error {
 	tm, in := t.tmpl.at.info, it.at.info
 	switch {
 	case in.DType != tm.DType:
-		return fmt.Errorf("tet: %s: %s: dataset %q has dtype %s, not %s as in %s",
-			t.qualified, it.path, t.args.dataset, in.DType, tm.DType, t.tmpl.path)
+		return fmt.Errorf("dataset %q has dtype %s, not %s as in %s",
+			t.args.dataset, in.DType, tm.DType, t.tmpl.path)
 	case strings.Join(it.at.dims, ",") != strings.Join(t.tmpl.at.dims, ","):
-		return fmt.Errorf("tet: %s: %s: dataset %q has dims (%s), not (%s) as in %s",
-			t.qualified, it.path, t.args.dataset, strings.Join(it.at.dims, ", "), strings.Join(t.tmpl.at.dims, ", "), t.tmpl.path)
+		return fmt.Errorf("dataset %q has dims (%s), not (%s) as in %s",
+			t.args.dataset, strings.Join(it.at.dims, ", "), strings.Join(t.tmpl.at.dims, ", "), t.tmpl.path)
 	case it.decl != t.decl:
-		return fmt.Errorf("tet: %s: %s: dataset %q has columns (%s), not (%s) as in %s (label columns differ in type or presence)",
-			t.qualified, it.path, t.args.dataset, it.decl, t.decl, t.tmpl.path)
+		return fmt.Errorf("dataset %q has columns (%s), not (%s) as in %s (label columns differ in type or presence)",
+			t.args.dataset, it.decl, t.decl, t.tmpl.path)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strings"
 	"time"
 
 	"github.com/tetsql/tetsql/internal/scan"
@@ -189,11 +190,18 @@ func (t *manyTable) fileError(fi int, err error, st *ScanStats) error {
 	}
 	path := t.list.files[fi].path
 	if t.args.skip && !isInterrupt(err) {
+		// The inner table may have kept the error for the driver; the
+		// statement goes on without the file, so it must not surface.
+		t.args.session.engine().TakeError()
 		st.FilesSkipped++
 		t.args.session.warn(fmt.Sprintf("%s: skipped %s: %v", t.qualified, path, err))
 		return nil
 	}
-	err = fmt.Errorf("tet: %s: %s: %w", t.qualified, path, err)
+	if strings.Contains(err.Error(), path) {
+		err = fmt.Errorf("tet: %s: %w", t.qualified, err)
+	} else {
+		err = fmt.Errorf("tet: %s: %s: %w", t.qualified, path, err)
+	}
 	t.args.session.setErr(err)
 	return err
 }
