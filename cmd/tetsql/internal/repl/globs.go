@@ -147,3 +147,28 @@ func (s *Shell) describeGlob(ctx context.Context, w io.Writer, sc schemaInfo) bo
 	fmt.Fprintf(w, "%s: %s — %s: %s\n", sc.name, pattern, plural(len(tables), "table"), list)
 	return true
 }
+
+// globSchemas returns the glob schemas, or the one named which ("" =
+// all).
+func (s *Shell) globSchemas(ctx context.Context, which string) []schemaInfo {
+	all, err := s.schemas(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []schemaInfo
+	for _, sc := range all {
+		if which != "" && !strings.EqualFold(which, sc.name) {
+			continue
+		}
+		if _, _, ok := s.globSchema(ctx, sc); ok {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// globPattern is the glob of a glob schema.
+func (s *Shell) globPattern(ctx context.Context, sc schemaInfo) string {
+	p, _, _ := s.globSchema(ctx, sc)
+	return p
+}

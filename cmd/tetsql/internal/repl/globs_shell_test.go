@@ -34,6 +34,7 @@ func TestGlob_banner(t *testing.T) {
 		".open nothing/*/here.tet",
 		"SELECT count(*) AS n FROM q.t2m;",
 		"SELECT count(*) AS n FROM pragma_database_list WHERE name = 'here';",
+		".datasets q",
 	}}
 	if err := e.sh.Interactive(context.Background(), in); err != nil {
 		t.Fatal(err)
@@ -43,6 +44,9 @@ func TestGlob_banner(t *testing.T) {
 	}
 	if !strings.Contains(e.stdout.String(), "n\n18\n") || !strings.Contains(e.stdout.String(), "n\n0\n") {
 		t.Errorf("stdout:\n%s\nwant 18 rows in q.t2m and no schema 'here'", e.stdout)
+	}
+	if want := "q: " + many + " — 1 table: t2m\n  files: SELECT * FROM tet_files('" + many + "')\n"; !strings.HasSuffix(e.stdout.String(), want) {
+		t.Errorf("stdout after .datasets q:\n%s\nlacks %q at its end", e.stdout, want)
 	}
 	if want := "no file matches nothing/*/here.tet"; !strings.Contains(e.stderr.String(), want) {
 		t.Errorf("stderr %q lacks %q", e.stderr, want)
