@@ -141,3 +141,31 @@ func TestAttach_glob(t *testing.T) {
 		t.Errorf("an empty glob left a schema")
 	}
 }
+
+// TestGlobDSN_reused: a pooled connection with a glob's schema is reused
+// after a query (its reset finds nothing changed), not replaced.
+func TestGlobDSN_reused(t *testing.T) {
+	t.Parallel()
+	db, err := sql.Open("tetsql", "testdata/demo.tet;testdata/many/**/*.tet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	var seen []*tetsql.Conn
+	for range 3 {
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scalar(t, conn, "SELECT count(*) FROM many.t2m"); got != "18" {
+			t.Errorf("many.t2m: %s rows, want 18", got)
+		}
+		conn.Raw(func(dc any) error { seen = append(seen, dc.(*tetsql.Conn)); return nil })
+		conn.Close()
+	}
+	if seen[0] != seen[1] || seen[1] != seen[2] {
+		t.Errorf("the connection was replaced between uses: %p %p %p", seen[0], seen[1], seen[2])
+	}
+}
