@@ -236,6 +236,11 @@ func TestRun_globOpenAndOutput(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "is an input of this session") {
 		t.Errorf(".output a matched file: exit %d, stderr %q", code, errs)
 	}
+	// A table the user made over a glob protects its files too.
+	code, _, errs = runCLI(t, "", "-c", "CREATE VIRTUAL TABLE temp.x USING tet_many('"+pattern+"', 't2m')", "-c", ".once "+victim, "-c", "SELECT 1")
+	if code == 0 || !strings.Contains(errs, "is an input of this session (matched by "+pattern+" in temp)") {
+		t.Errorf(".once a file a user's tet_many table matches: exit %d, stderr %q", code, errs)
+	}
 	if after, err := os.ReadFile(victim); err != nil || string(after) != string(before) {
 		t.Errorf("the matched file changed (%v)", err)
 	}
