@@ -253,3 +253,25 @@ func TestGlob_connectorCached(t *testing.T) {
 		t.Errorf("the second connection repeated warnings: %q", lines)
 	}
 }
+
+// TestGlob_badPattern: a malformed glob fails the connection with the
+// reason, naming the pattern.
+func TestGlob_badPattern(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ pattern, want string }{
+		{"data/[.tet", "syntax error in pattern"},
+		{"/**/**/**/**/**/x.tet", "more than 4 `**` segments"},
+		{"data/a**/x.tet", "must be a whole path segment"},
+	} {
+		c, err := tetsql.NewConnector(tetsql.Config{Files: []tetsql.FileSpec{{Alias: "g", Path: tc.pattern}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := sql.OpenDB(c)
+		err = db.Ping()
+		db.Close()
+		if err == nil || !strings.Contains(err.Error(), tc.pattern) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error naming it with %q", tc.pattern, err, tc.want)
+		}
+	}
+}
