@@ -118,11 +118,28 @@ func (t *manyTable) fits(it *innerTable) error {
 	case strings.Join(it.at.dims, ",") != strings.Join(t.tmpl.at.dims, ","):
 		return fmt.Errorf("dataset %q has dims (%s), not (%s) as in %s",
 			t.args.dataset, strings.Join(it.at.dims, ", "), strings.Join(t.tmpl.at.dims, ", "), t.tmpl.path)
-	case it.decl != t.decl:
+	case numericLabels(it.decl) != numericLabels(t.decl):
 		return fmt.Errorf("dataset %q has columns (%s), not (%s) as in %s (label columns differ in type or presence)",
 			t.args.dataset, it.decl, t.decl, t.tmpl.path)
 	}
 	return nil
+}
+
+// numericLabels is column declarations d with every INTEGER or REAL
+// label column declared NUMERIC: files whose labels along an axis are
+// integers in one and reals in another fit one table (a numeric label
+// term is planned the same for both, and re-checked or decided per file).
+func numericLabels(d string) string {
+	cols := splitDecl(d)
+	names := innerColumnNames(d)
+	for i, c := range cols {
+		if i < len(names) && strings.HasSuffix(names[i], "_label") {
+			if t := c[strings.LastIndexByte(c, ' ')+1:]; t == "INTEGER" || t == "REAL" {
+				cols[i] = c[:len(c)-len(t)] + "NUMERIC"
+			}
+		}
+	}
+	return strings.Join(cols, ",")
 }
 
 // connectMany makes a tet_many table.

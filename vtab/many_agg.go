@@ -302,6 +302,8 @@ func (c *manyAgg) foldAll(files []int) error {
 		return nil
 	}
 	jobs, out, done := make(chan int), make(chan fileResult), make(chan struct{})
+	stop := sync.OnceFunc(func() { close(done) })
+	defer stop() // also when a merge panics: no worker is left blocked
 	go func() {
 		defer close(jobs)
 		for k := range files {
@@ -341,7 +343,7 @@ func (c *manyAgg) foldAll(files []int) error {
 			delete(pending, next)
 			next++
 			if err = c.take(p); err != nil {
-				close(done)
+				stop()
 				break
 			}
 		}

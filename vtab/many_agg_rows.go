@@ -105,7 +105,7 @@ func (c *manyAgg) agree(g *mgroup, fi int, r *partRow) {
 			g.mixed[j] = true
 		case !g.labelSet[j]:
 			g.labels[j], g.labelSet[j] = r.labels[j], true
-		case g.labels[j] != r.labels[j]:
+		case !sameLabel(g.labels[j], r.labels[j]):
 			g.mixed[j] = true
 		}
 	}
@@ -114,6 +114,22 @@ func (c *manyAgg) agree(g *mgroup, fi int, r *partRow) {
 // sameText compares two TEXT-or-NULL values.
 func sameText(a, b *string) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// sameLabel compares two labels as SQL does: an INTEGER and a REAL label
+// are the same when they are the same number.
+func sameLabel(a, b any) bool {
+	switch x := a.(type) {
+	case int64:
+		if y, ok := b.(float64); ok {
+			return float64(x) == y && y >= -(1<<63) && y < 1<<63 && int64(y) == x
+		}
+	case float64:
+		if y, ok := b.(int64); ok {
+			return sameLabel(y, x)
+		}
+	}
+	return a == b
 }
 
 // labelValue is label i of axis a as its column's SQL value.

@@ -234,18 +234,27 @@ func (c *manyCells) Next() error {
 	if c.done {
 		return nil
 	}
-	if err := c.cc.Next(); err != nil {
-		if err := c.fileError(c.fi, err); err != nil {
-			return err
-		}
-		c.closeFile()
-	} else if err := c.cc.s.Err(); err != nil {
-		if err := c.fileError(c.fi, err); err != nil {
-			return err
-		}
-		c.closeFile()
+	eof, err := c.cc.Step()
+	if err == nil {
+		err = c.cc.s.Err()
 	}
-	return c.advance()
+	if err != nil {
+		if err := c.fileError(c.fi, err); err != nil {
+			return err
+		}
+		c.closeFile()
+		return c.advance()
+	}
+	if eof {
+		return c.advance()
+	}
+	return nil
+}
+
+// Step is Next then Eof (sqlitevt.Stepper).
+func (c *manyCells) Step() (bool, error) {
+	err := c.Next()
+	return c.done, err
 }
 
 // Eof implements sqlitevt.Cursor.

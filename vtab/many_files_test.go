@@ -46,7 +46,7 @@ func TestMany_pruningByFileColumns(t *testing.T) {
 	}{
 		{"year = '2021'", 6},
 		{"year = 2021", 6},
-		{"month IN ('01', '02')", 3},
+		{"month IN ('01', '02')", 4},
 		{"month >= '11'", 2},
 		{"month BETWEEN '03' AND '05' AND year = '2020'", 3},
 		{"file LIKE '%year=2020/month=1%'", 3},
@@ -94,38 +94,63 @@ func hideFileTerms(where string) string {
 	return r.Replace(where + " ")
 }
 
-// TestMany_boundedOpenFiles checks that a cells scan holds at most the
-// template and the file it reads open, however many files it reads.
-func TestMany_boundedOpenFiles(t *testing.T) {
+// TestMany_2000Files reads 2,000 tiny files as one table: every element
+// once (each file holds i*10 … i*10+9, so the table holds 0 … 19,999),
+// at most the template and the file being read open during a cells scan,
+// only the template after, and the same through the aggregate table.
+func TestMany_2000Files(t *testing.T) {
+	const files = 2000
 	dir := t.TempDir()
-	manyTiny(t, dir, 300)
+	manyTiny(t, dir, files)
 	db, sess := openDB(t, nil)
 	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m USING tet_many('%s/**/*.tet', 'v')`, dir))
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m_agg USING tet_many('%s/**/*.tet', 'v', 'kind=agg')`, dir))
 	rows, err := db.Query(`SELECT file, value FROM m`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, most := 0, 0
-	files := map[string]bool{}
+	seen := make([]bool, files*10)
+	paths := map[string]bool{}
 	for rows.Next() {
 		var f string
 		var v float64
 		if err := rows.Scan(&f, &v); err != nil {
 			t.Fatal(err)
 		}
-		files[f] = true
+		if v < 0 || v >= files*10 || seen[int(v)] {
+			t.Fatalf("value %v twice or out of range", v)
+		}
+		seen[int(v)] = true
+		paths[f] = true
 		n++
-		most = max(most, len(sess.Registry.OpenPaths()))
+		if n%97 == 0 {
+			most = max(most, len(sess.Registry.OpenPaths()))
+		}
 	}
 	rows.Close()
-	if n != 3000 || len(files) != 300 {
-		t.Fatalf("%d rows from %d files, want 3000 from 300", n, len(files))
+	if n != files*10 || len(paths) != files {
+		t.Fatalf("%d rows from %d files, want %d from %d", n, len(paths), files*10, files)
 	}
 	if most > 2 {
 		t.Errorf("%d files open at once during the scan, want at most 2 (the template and the one read)", most)
 	}
+	if open := sess.Registry.OpenPaths(); len(open) != 1 { // the two tables' template, shared
+		t.Errorf("after the scan %d files open, want the tables' template: %v", len(open), open)
+	}
+	want := []string{fmt.Sprint(files*10, "|", (files*10-1)*files*10/2, "|", 0, "|", files*10-1)}
+	for _, q := range []string{`SELECT count(*), sum(value), min(value), max(value) FROM m`, `SELECT count, sum, min, max FROM m_agg`} {
+		st := scanStats(t, sess, q, func(q string) {
+			if got := rowsOf(t, db, q); !sameRows(got, want) {
+				t.Errorf("%s = %v, want %s", q, got, want)
+			}
+		})
+		if st.FilesOpened != files || st.FilesTotal != files {
+			t.Errorf("%s: files=%d/%d, want %d/%d", q, st.FilesOpened, st.FilesTotal, files, files)
+		}
+	}
 	if open := sess.Registry.OpenPaths(); len(open) != 1 {
-		t.Errorf("after the scan %d files open, want the template only: %v", len(open), open)
+		t.Errorf("after the aggregate %d files open, want 1: %v", len(open), open)
 	}
 }
 
@@ -291,4 +316,28 @@ func sameRowsTol(got, want []string, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// TestMany_integerAndRealLabelsFit: an axis labelled by integers in one
+// file and by reals in another is one numeric label column; a label term
+// on it selects by each file's own labels.
+func TestMany_integerAndRealLabelsFit(t *testing.T) {
+	dir := t.TempDir()
+	for i, lat := range [][]string{{"10", "20", "30"}, {"10.5", "20", "30.5"}} {
+		spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F32, Shape: []int64{3}, ChunkShape: []int64{2}, Codec: tetcore.CodecRaw,
+			DimNames: []string{"lat"}, Labels: [][]string{lat}}
+		writeTet(t, filepath.Join(dir, fmt.Sprintf("f%d.tet", i)), spec, func(k int) float32 { return float32(10*i + k) })
+	}
+	db, _ := openDB(t, nil)
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m USING tet_many('%s/*.tet', 'v')`, dir))
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE m_agg USING tet_many('%s/*.tet', 'v', 'kind=agg')`, dir))
+	for q, want := range map[string][]string{
+		`SELECT lat_label, value FROM m WHERE lat_label >= 20 ORDER BY value`: {"20|1", "30|2", "20|11", "30.5|12"},
+		`SELECT count, sum FROM m_agg WHERE lat_label > 10`:                   {"5|36"},
+		`SELECT lat, lat_label, count FROM m_agg WHERE by = 'lat'`:            {"0|<nil>|2", "1|20|2", "2|<nil>|2"},
+	} {
+		if got := rowsOf(t, db, q); !sameRows(got, want) {
+			t.Errorf("%s = %v, want %v", q, got, want)
+		}
+	}
 }

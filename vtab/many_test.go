@@ -146,7 +146,15 @@ func TestMany_matchesUnionOfFiles(t *testing.T) {
 	glob := dir + "/**/*.tet"
 	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE main.m USING tet_many('%s', 't2m')`, glob))
 	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE main.m_agg USING tet_many('%s', 't2m', 'kind=agg')`, glob))
+	mustExec(t, db, `CREATE TABLE main.nums(x INTEGER)`)
+	mustExec(t, db, `INSERT INTO main.nums VALUES (1), (2), (11), (2021)`)
 	pairs := []struct{ many, native string }{
+		// A join hands the file terms an INTEGER whose comparison with
+		// TEXT takes numeric affinity ('01' = 1): files must not be pruned
+		// by the TEXT reading alone.
+		{`SELECT count(*), sum(value) FROM m AS a JOIN nums ON a.month = nums.x`, ``},
+		{`SELECT count(*) FROM m AS a JOIN nums ON a.year = nums.x`, ``},
+		{`SELECT nums.x, count(*) FROM nums JOIN m AS a ON a.month > nums.x GROUP BY nums.x ORDER BY 1`, ``},
 		{`SELECT count(*), sum(value), min(value), max(value), count(value) FROM m`, ``},
 		{`SELECT lat, count(*), sum(value) FROM m GROUP BY lat ORDER BY lat`, ``},
 		{`SELECT year, month, count(value), min(value) FROM m GROUP BY year, month ORDER BY 1, 2`, ``},
