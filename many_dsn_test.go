@@ -275,3 +275,22 @@ func TestGlob_badPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobFiles: the files of a glob, sorted, without opening them; a
+// bad pattern is an error.
+func TestGlobFiles(t *testing.T) {
+	t.Parallel()
+	got, err := tetsql.GlobFiles("testdata/many/**/*.tet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := manyFiles; !reflect.DeepEqual(got, want) {
+		t.Errorf("GlobFiles = %q, want %q", got, want)
+	}
+	if got, err := tetsql.GlobFiles("testdata/many/year=1999/*.tet"); err != nil || len(got) != 0 {
+		t.Errorf("GlobFiles of nothing = %q, %v", got, err)
+	}
+	if _, err := tetsql.GlobFiles("testdata/[.tet"); err == nil {
+		t.Error("GlobFiles of a bad pattern: no error")
+	}
+}
