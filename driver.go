@@ -64,7 +64,7 @@ type Connector struct {
 	cfg     Config
 	aliases []string
 	reg     *scan.Registry // the driver's
-	mu      sync.Mutex     // guards handles and closed
+	mu      sync.Mutex     // guards handles, found and closed
 	handles []*scan.Handle // per file of cfg.Files; nil for a glob
 	glob    []bool         // per file of cfg.Files: a glob (FileSpec.IsGlob)
 	found   [][]string     // per glob of cfg.Files: its dataset names, once discovered (globs)
