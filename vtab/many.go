@@ -202,7 +202,7 @@ func (t *manyTable) findTemplate() error {
 		case errors.Is(err, errNoDataset):
 			continue
 		case err != nil && t.args.skip:
-			sess.warn(fmt.Sprintf("%s: skipped %s: %v", t.qualified, f.path, err))
+			sess.warn(skipWarning(f.path, err))
 			continue
 		case err != nil:
 			return fmt.Errorf("tet: table %q: %s: %w", t.args.table, f.path, err)
