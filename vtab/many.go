@@ -233,11 +233,12 @@ func (t *manyTable) findTemplate() error {
 		return fmt.Errorf("tet: table %q: none of the %d files %s matches holds dataset %q", t.args.table, len(t.list.files), t.args.pattern, t.args.dataset)
 	}
 	count := map[string]int{}
-	best := 0
+	for _, it := range sample {
+		count[signature(it)]++
+	}
+	best := 0 // the first file of the most common signature (the earliest such on a tie)
 	for i, it := range sample {
-		k := signature(it)
-		count[k]++
-		if count[k] > count[signature(sample[best])] {
+		if count[signature(it)] > count[signature(sample[best])] {
 			best = i
 		}
 	}
