@@ -20,6 +20,10 @@ type Conn struct {
 	inner   driver.Conn
 	session *vtab.Session
 	files   []*scan.Source // attached files, to notice one changed on disk
+	// attached counts the schemas the driver attached (files and globs):
+	// safe mode allows no more.
+	attached    int
+	onErrorSkip bool // a glob's unreadable files are skipped with a warning (on_error=skip)
 
 	guard     *guard        // safe mode's authorizer state; nil outside safe mode (safe.go)
 	step      *stepper      // interrupts SQLite when a statement's context ends (limits.go)
@@ -228,8 +232,14 @@ func (c *Conn) Close() error {
 }
 
 // Attach attaches the file at path as schema alias on this connection
-// only (the shell's .open). alias "" derives one from the file name.
+// only (the shell's .open). alias "" derives one from the file name. A
+// glob (see FileSpec.IsGlob) attaches every file it matches as one
+// schema, alias "" deriving one with GlobAlias; the connection's
+// on_error setting applies.
 func (c *Conn) Attach(ctx context.Context, alias, path string) error {
+	if isGlob(path) {
+		return c.attachGlob(ctx, alias, path)
+	}
 	if alias == "" {
 		alias = DefaultAlias(path)
 	}
@@ -241,31 +251,38 @@ func (c *Conn) Attach(ctx context.Context, alias, path string) error {
 		return fmt.Errorf("tetsql: open %s: %w", path, err)
 	}
 	defer h.Close() // the tables hold their own references
-	attached := false
 	// The program's own Attach is trusted in safe mode too (the shell
 	// refuses .open there): its setup SQL passes the authorizer.
 	err = c.trust(func() error {
 		c.allowAttach()
-		for _, stmt := range vtab.SetupSQL(alias, h.Path(), h.Source(), c.session) {
-			if _, err := c.exec(ctx, stmt); err != nil {
-				// Undo only an ATTACH of ours: when the ATTACH itself fails
-				// (the alias is taken), the schema is someone else's.
-				if attached {
-					c.exec(context.Background(), "DETACH DATABASE "+alias)
-				}
-				return fmt.Errorf("tetsql: attach %s as %s: %w", path, alias, err)
-			}
-			attached = attached || strings.HasPrefix(stmt, "ATTACH ")
-		}
-		return nil
+		return c.setup(ctx, alias, path, vtab.SetupSQL(alias, h.Path(), h.Source(), c.session))
 	})
 	if err != nil {
 		return err
 	}
 	c.files = append(c.files, h.Source())
+	c.attached++
 	if c.snap != nil {
 		// The new schema is part of the connection from now on.
 		return c.takeSnapshot(ctx)
+	}
+	return nil
+}
+
+// setup runs the statements that attach what (a file or a glob) as
+// schema alias. When one fails after the ATTACH, the schema is detached
+// again; when the ATTACH itself fails (the alias is taken), the schema
+// is someone else's and stays.
+func (c *Conn) setup(ctx context.Context, alias, what string, stmts []string) error {
+	attached := false
+	for _, stmt := range stmts {
+		if _, err := c.exec(ctx, stmt); err != nil {
+			if attached {
+				c.exec(context.Background(), "DETACH DATABASE "+alias)
+			}
+			return fmt.Errorf("tetsql: attach %s as %s: %w", what, alias, err)
+		}
+		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 	}
 	return nil
 }

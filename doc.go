@@ -21,6 +21,18 @@
 //	demo.tet
 //	era5=/data/era5.tet;st=/data/stations.tet
 //	/data/grid.tet?max_chunk_bytes=256MiB&read_ahead=4
+//	era5/**/*.tet?on_error=skip
+//
+// A path holding a glob metacharacter (* [ \, see [FileSpec.IsGlob];
+// `**` spans directories; ? starts the options in a DSN, a Config takes
+// it) attaches every file it matches as ONE schema,
+// named by its alias or after the glob's fixed directory ([GlobAlias]:
+// "era5/**/*.tet" is era5): one table per dataset name over every file
+// holding it, with a TEXT column file and one TEXT column per hive
+// key=value directory (see docs/SQL.md, "Many files as one table"). The
+// files are listed, and their dataset names read, once per connector;
+// the tables open the files lazily. A glob matching no file is an error
+// naming it.
 //
 // Options (unknown, repeated or malformed options are an error at Open):
 //
@@ -50,6 +62,11 @@
 //	                    none; 30s in safe mode; 0 = none)
 //	max_rows            fail a result with more rows than this (default any;
 //	                    1000000 in safe mode; 0 = any)
+//	on_error            skip: a file a glob matched that cannot be read is
+//	                    left out with a warning line on stderr
+//	                    (Config.Warn) and counted in the scan statistics
+//	                    (skipped_files=N); fail (default): it is an error
+//	                    naming the file
 //
 // A time.Time argument binds as ISO 8601 text, see [FormatTime].
 //

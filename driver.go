@@ -64,8 +64,11 @@ type Connector struct {
 	cfg     Config
 	aliases []string
 	reg     *scan.Registry // the driver's
-	mu      sync.Mutex     // guards handles and closed
-	handles []*scan.Handle
+	mu      sync.Mutex     // guards handles, found and closed
+	handles []*scan.Handle // per file of cfg.Files; nil for a glob
+	glob    []bool         // per file of cfg.Files: a glob (FileSpec.IsGlob)
+	found   [][]string     // per glob of cfg.Files: its dataset names, once discovered (globs)
+	warn    func(string)   // cfg.Warn, each distinct line once (onceWarn)
 	closed  bool
 }
 
@@ -74,6 +77,13 @@ type Connector struct {
 // connection attempt, names the file and wraps the cause (errors.Is works
 // with fs.ErrNotExist or tetcore's sentinels); the next attempt tries
 // again, so a file that appears later is picked up.
+//
+// A glob (FileSpec.IsGlob) is listed, and each file it matches opened to
+// learn its dataset names, on the first connection attempt that
+// succeeds in this, once for the connector: every connection then has
+// the same tables, which open the files the glob matches as they scan. A
+// glob matching no file fails the attempt with an error naming it
+// (errors.Is fs.ErrNotExist).
 func NewConnector(cfg Config) (*Connector, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -82,7 +92,11 @@ func NewConnector(cfg Config) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Connector{cfg: cfg, aliases: aliases, reg: defaultDriver.reg}, nil
+	globs := make([]bool, len(cfg.Files))
+	for i, f := range cfg.Files {
+		globs[i] = f.IsGlob()
+	}
+	return &Connector{cfg: cfg, aliases: aliases, glob: globs, warn: onceWarn(cfg.Warn), reg: defaultDriver.reg}, nil
 }
 
 // Driver returns the tetsql driver.
@@ -92,32 +106,45 @@ var errConnectorClosed = errors.New("tetsql: connector is closed")
 
 // files opens the configured files if they are not open yet and returns
 // one extra handle to each for the caller (who closes them), so that a
-// concurrent Close cannot release them under a connection being set up.
-func (c *Connector) files() ([]*scan.Handle, error) {
+// concurrent Close cannot release them under a connection being set up;
+// nil for a glob, whose datasets it discovers once (globs) and returns
+// per file of cfg.Files (nil for a file).
+func (c *Connector) files(ctx context.Context) ([]*scan.Handle, [][]string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return nil, errConnectorClosed
+		return nil, nil, errConnectorClosed
 	}
 	if c.handles == nil {
 		hs := make([]*scan.Handle, 0, len(c.cfg.Files))
-		for _, f := range c.cfg.Files {
+		for i, f := range c.cfg.Files {
+			if c.glob[i] {
+				hs = append(hs, nil)
+				continue
+			}
 			h, err := c.reg.Open(f.Path)
 			if err != nil {
 				closeHandles(hs)
-				return nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
+				return nil, nil, fmt.Errorf("tetsql: open %s: %w", f.Path, err)
 			}
 			h.Source().SetCacheBudget(c.cfg.cacheBudget())
 			hs = append(hs, h)
 		}
 		c.handles = hs
 	}
+	if err := c.globs(ctx); err != nil {
+		return nil, nil, err
+	}
 	out := make([]*scan.Handle, 0, len(c.handles))
 	for i, h := range c.handles {
+		if h == nil {
+			out = append(out, nil)
+			continue
+		}
 		h2, err := c.reg.Open(h.Path()) // shares the open file
 		if err != nil {
 			closeHandles(out)
-			return nil, fmt.Errorf("tetsql: open %s: %w", h.Path(), err)
+			return nil, nil, fmt.Errorf("tetsql: open %s: %w", h.Path(), err)
 		}
 		if h2.Source() != h.Source() {
 			// The file changed on disk and was opened again: the
@@ -133,12 +160,14 @@ func (c *Connector) files() ([]*scan.Handle, error) {
 		}
 		out = append(out, h2)
 	}
-	return out, nil
+	return out, c.found, nil
 }
 
 func closeHandles(hs []*scan.Handle) {
 	for _, h := range hs {
-		h.Close()
+		if h != nil {
+			h.Close()
+		}
 	}
 }
 
@@ -158,7 +187,7 @@ func (c *Connector) Close() error {
 
 // Connect opens one SQLite connection and attaches every file.
 func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
-	handles, err := c.files()
+	handles, found, err := c.files(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -175,18 +204,24 @@ func (c *Connector) Connect(ctx context.Context) (driver.Conn, error) {
 	sess.MemLimit = effective(c.cfg.MemLimit, c.cfg.Safe, SafeMemLimit)
 	sess.MaxChunkBytes = c.cfg.MaxChunkBytes
 	sess.ManyCacheBudget = max(c.cfg.cacheBudget(), 0) // a many-file table's kept files share one file's budget
+	sess.Warn = c.warn
 	conn := &Conn{inner: inner, session: sess, step: newStepper(inner),
 		timeout: effective(c.cfg.StatementTimeout, c.cfg.Safe, SafeStatementTimeout),
-		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite}
+		maxRows: effective(c.cfg.MaxRows, c.cfg.Safe, SafeMaxRows), noRewrite: c.cfg.NoAggRewrite,
+		onErrorSkip: c.cfg.OnErrorSkip}
 	for i, h := range handles {
-		path := h.Path()
-		conn.files = append(conn.files, h.Source())
-		for _, stmt := range vtab.SetupSQL(c.aliases[i], path, h.Source(), conn.session) {
-			if _, err := conn.exec(ctx, stmt); err != nil {
-				conn.Close()
-				return nil, fmt.Errorf("tetsql: attach %s as %s: %w", c.cfg.Files[i].Path, c.aliases[i], err)
-			}
+		var stmts []string
+		if h == nil { // a glob: one schema over every file it matches
+			stmts = vtab.ManySetupSQL(c.aliases[i], c.cfg.Files[i].Path, found[i], c.cfg.OnErrorSkip)
+		} else {
+			conn.files = append(conn.files, h.Source())
+			stmts = vtab.SetupSQL(c.aliases[i], h.Path(), h.Source(), conn.session)
 		}
+		if err := conn.setup(ctx, c.aliases[i], c.cfg.Files[i].Path, stmts); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		conn.attached++
 	}
 	// Safe mode starts once the connection's own setup is done; outside
 	// it, PRAGMA writes are watched (reset.go).

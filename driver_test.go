@@ -44,7 +44,7 @@ func TestDSN(t *testing.T) {
 		t.Fatalf("mem_limit: %+v %v", cfg, err)
 	}
 	for bad, msg := range map[string]string{
-		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels, agg_rewrite, mem_limit, safe, statement_timeout, max_rows)`,
+		"a.tet?bogus=1":                               `unknown DSN option "bogus" (known: max_chunk_bytes, read_ahead, read_ahead_bytes, decode_parallelism, cache_budget, time_labels, agg_rewrite, mem_limit, safe, statement_timeout, max_rows, on_error)`,
 		"a.tet?max_chunk_bytes=lots":                  `max_chunk_bytes="lots": want a positive size`,
 		"a.tet?max_chunk_bytes=0":                     `max_chunk_bytes="0"`,
 		"a.tet?max_chunk_bytes=1&max_chunk_bytes=2":   "max_chunk_bytes given 2 times",

@@ -81,6 +81,19 @@ type Config struct {
 	// or SafeMaxRows in safe mode; negative = any). Reading a row past it
 	// fails with a *MaxRowsError (errors.Is ErrMaxRows).
 	MaxRows int64
+	// OnErrorSkip makes a glob's files that cannot be read (or whose
+	// dataset does not fit the others) skipped with a warning and counted
+	// in the scan statistics, instead of failing the statement (DSN
+	// option on_error=skip; the default is on_error=fail).
+	OnErrorSkip bool
+	// Warn receives the warnings of the connector's connections (a file
+	// a glob matched skipped under OnErrorSkip), one line each without a
+	// trailing newline; nil writes "tetsql: warning: ..." lines to
+	// standard error. Each distinct line comes once per connector (not
+	// again from another pooled connection or a later scan; the scan
+	// statistics still count every skipped file). It may be called from
+	// several goroutines at once.
+	Warn func(msg string)
 }
 
 // DefaultCacheBudget is the decoded-chunk cache each file gets when
@@ -234,6 +247,15 @@ func ParseDSN(dsn string) (Config, error) {
 					return cfg, fmt.Errorf("tetsql: DSN option statement_timeout=%q: want a duration such as 30s (0 = none)", v[0])
 				}
 				cfg.StatementTimeout = d
+			case "on_error":
+				switch strings.ToLower(strings.TrimSpace(v[0])) {
+				case "skip":
+					cfg.OnErrorSkip = true
+				case "fail":
+					cfg.OnErrorSkip = false
+				default:
+					return cfg, fmt.Errorf("tetsql: DSN option on_error=%q: want skip or fail", v[0])
+				}
 			case "max_rows":
 				n, err := strconv.ParseInt(strings.TrimSpace(v[0]), 10, 64)
 				if err != nil || n < 0 {
@@ -254,7 +276,7 @@ func ParseDSN(dsn string) (Config, error) {
 	return cfg, nil
 }
 
-var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "agg_rewrite", "mem_limit", "safe", "statement_timeout", "max_rows"}
+var knownOptions = []string{"max_chunk_bytes", "read_ahead", "read_ahead_bytes", "decode_parallelism", "cache_budget", "time_labels", "agg_rewrite", "mem_limit", "safe", "statement_timeout", "max_rows", "on_error"}
 
 // ParseTimeout reads a statement time limit such as 30s, 2m or 1m30s
 // (Go duration syntax; a bare number is seconds). 0 means none and is
@@ -306,7 +328,7 @@ func ParseSize(s string) (int64, error) {
 
 // Aliases returns the schema name of every file: the explicit alias, or
 // the base name without .tet reduced to [A-Za-z0-9_] (a leading digit
-// gets "t_"; clashes get _2, _3, …).
+// gets "t_"; clashes get _2, _3, …); for a glob, GlobAlias.
 func (c Config) Aliases() ([]string, error) {
 	used := map[string]bool{"main": true, "temp": true}
 	out := make([]string, len(c.Files))
@@ -327,6 +349,9 @@ func (c Config) Aliases() ([]string, error) {
 			continue
 		}
 		base := DefaultAlias(f.Path)
+		if f.IsGlob() {
+			base = GlobAlias(f.Path)
+		}
 		name := base
 		for n := 2; used[strings.ToLower(name)]; n++ {
 			name = fmt.Sprintf("%s_%d", base, n)
@@ -344,21 +369,5 @@ func DefaultAlias(path string) string {
 		path = abs // "." and ".." name the directories they are
 	}
 	base := filepath.Base(path)
-	base = strings.TrimSuffix(base, filepath.Ext(base))
-	var b strings.Builder
-	for _, r := range base {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	s := b.String()
-	if s == "" {
-		s = "t"
-	}
-	if s[0] >= '0' && s[0] <= '9' {
-		s = "t_" + s
-	}
-	return s
+	return reduceName(strings.TrimSuffix(base, filepath.Ext(base)))
 }

@@ -187,7 +187,7 @@ func (c *Conn) installGuard() error {
 	// The authorizer sees tet_files only when a column of it is named
 	// (not in SELECT count(*) FROM tet_files('…')): the table itself asks.
 	c.session.FilesRefused = c.guard.refuseFiles
-	return c.setLimits(safeLimits(len(c.files)))
+	return c.setLimits(safeLimits(c.attached))
 }
 
 // trust runs fn (tetsql's own setup SQL) past the authorizer.
@@ -204,7 +204,7 @@ func (c *Conn) trust(fn func() error) error {
 // the program's own Attach.
 func (c *Conn) allowAttach() {
 	if c.guard != nil {
-		c.setLimits([]sqliteLimit{{sqlitevt.LimitAttached, int32(min(len(c.files)+1, 125))}})
+		c.setLimits([]sqliteLimit{{sqlitevt.LimitAttached, int32(min(c.attached+1, 125))}})
 	}
 }
 

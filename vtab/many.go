@@ -3,6 +3,7 @@ package vtab
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tetsql/tetsql/array"
@@ -190,27 +191,72 @@ func connectMany(ctx sqlitevt.Context, args []string, cs *connState) (sqlitevt.T
 	return t, nil
 }
 
-// findTemplate opens files in order until one holds the dataset.
+// manySample is how many files holding the dataset the template is
+// chosen from.
+const manySample = 8
+
+// findTemplate chooses the file whose table fixes the columns: of the
+// first manySample files (in list order) that hold the dataset and
+// open, one of those declaring what most of them declare, the first
+// such. So one odd file early in the list (a damaged footer loses the
+// dim names, which the format allows reading without) is the misfit,
+// not every other file. Files that do not open are left for the scans
+// to report (or skip); only when none opens is that an error here.
 func (t *manyTable) findTemplate() error {
 	sess := t.args.session
+	var sample []*innerTable
+	var firstErr error
 	for _, f := range t.list.files {
 		if err := sess.Interrupted(); err != nil {
+			closeInner(sample)
 			return err
 		}
 		it, err := t.openInner(f.path)
 		switch {
 		case errors.Is(err, errNoDataset):
 			continue
-		case err != nil && t.args.skip:
-			sess.warn(fmt.Sprintf("%s: skipped %s: %v", t.qualified, f.path, err))
-			continue
 		case err != nil:
-			return fmt.Errorf("tet: table %q: %s: %w", t.args.table, f.path, err)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("tet: table %q: %s: %w", t.args.table, f.path, err)
+			}
+			continue
 		}
-		t.tmpl = it
-		return nil
+		sample = append(sample, it)
+		if len(sample) == manySample {
+			break
+		}
 	}
-	return fmt.Errorf("tet: table %q: none of the %d files %s matches holds dataset %q", t.args.table, len(t.list.files), t.args.pattern, t.args.dataset)
+	if len(sample) == 0 {
+		if firstErr != nil {
+			return firstErr
+		}
+		return fmt.Errorf("tet: table %q: none of the %d files %s matches holds dataset %q", t.args.table, len(t.list.files), t.args.pattern, t.args.dataset)
+	}
+	count := map[string]int{}
+	for _, it := range sample {
+		count[signature(it)]++
+	}
+	best := 0 // the first file of the most common signature (the earliest such on a tie)
+	for i, it := range sample {
+		if count[signature(it)] > count[signature(sample[best])] {
+			best = i
+		}
+	}
+	t.tmpl = sample[best]
+	closeInner(slices.Delete(sample, best, best+1))
+	return nil
+}
+
+// signature is what files of one table must agree on.
+func signature(it *innerTable) string {
+	return it.at.info.DType.String() + "\x00" + numericLabels(it.decl)
+}
+
+// closeInner closes inner tables.
+func closeInner(its []*innerTable) {
+	for _, it := range its {
+		it.close()
+	}
 }
 
 // innerColumnNames lists the column names of declarations d.

@@ -188,7 +188,7 @@ func (t *manyTable) fileError(fi int, err error, st *ScanStats) error {
 		// statement goes on without the file, so it must not surface.
 		t.args.session.engine().TakeError()
 		st.FilesSkipped++
-		t.args.session.warn(fmt.Sprintf("%s: skipped %s: %v", t.qualified, path, err))
+		t.args.session.warn(skipWarning(path, err))
 		return nil
 	}
 	if strings.Contains(err.Error(), path) {

@@ -129,11 +129,13 @@ func ManyDatasets(sess *Session, pattern string, skip bool) (names []string, fil
 		}
 		h, err := sess.Registry.Open(f.path)
 		if err != nil {
-			err = fmt.Errorf("tet: %s: %w", f.path, err)
 			if !skip {
+				if !strings.Contains(err.Error(), f.path) {
+					err = fmt.Errorf("tet: %s: %w", f.path, err)
+				}
 				return nil, 0, err
 			}
-			sess.warn(fmt.Sprintf("skipped %s: %v", f.path, err))
+			sess.warn(skipWarning(f.path, err))
 			continue
 		}
 		for _, a := range h.Source().Arrays() {
@@ -183,3 +185,19 @@ func (t *manyTable) InListColumn(col int) bool {
 
 // InListFits implements sqlitevt.InLister.
 func (t *manyTable) InListFits(n, bytes int64) error { return t.tmpl.at.InListFits(n, bytes) }
+
+// skipWarning is the warning line of a file skipped by on_error=skip:
+// "skipped PATH: reason", the reason being what the error says after its
+// last mention of the path, so that the same file skipped for the same
+// reason gives the same line wherever it was found (listing the
+// datasets, planning, scanning) and a caller may show it once.
+func skipWarning(path string, err error) string {
+	msg := err.Error()
+	for _, sep := range []string{path + ": ", path + "): "} {
+		if i := strings.LastIndex(msg, sep); i >= 0 {
+			msg = msg[i+len(sep):]
+			break
+		}
+	}
+	return "skipped " + path + ": " + msg
+}

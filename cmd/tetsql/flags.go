@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
+	"github.com/tetsql/tetsql/internal/glob"
 )
 
 // options are the parsed command line.
@@ -32,6 +34,7 @@ type options struct {
 	noAggRewrite   bool
 	timeout        string
 	maxRows        int64
+	onErrorSkip    bool // --on-error skip
 	version        bool
 	files          []tetsql.FileSpec
 	sql            string // the trailing SQL argument, "" if none
@@ -64,6 +67,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.safe, "safe", false, "safe mode for untrusted SQL (also -safe): only reading statements; ATTACH, VACUUM, CREATE, DROP, INSERT, writing PRAGMAs, load_extension and the dot commands .open .output .once .read are refused; the limits below default to 30s, 1000000 rows and a 256MiB --mem-limit")
 	fs.StringVar(&o.timeout, "statement-timeout", "", "stop a statement after `DURATION`, e.g. 30s or 2m (0 = none; default none, 30s with --safe)")
 	fs.Int64Var(&o.maxRows, "max-rows", 0, "fail a result with more than `N` rows (0 = any; default any, 1000000 with --safe)")
+	fs.String("on-error", "fail", "`MODE` for a file a glob matched that cannot be read: fail (the statement fails, naming it) or skip (left out, with a warning line on stderr)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader
@@ -110,6 +114,13 @@ func parseFlags(args []string) (*options, error) {
 	if fs.Changed("read-ahead") && o.readAhead == 0 {
 		o.readAhead = -1 // explicitly off (0 in Config is automatic)
 	}
+	switch v, _ := fs.GetString("on-error"); strings.ToLower(v) {
+	case "skip":
+		o.onErrorSkip = true
+	case "fail":
+	default:
+		return nil, fmt.Errorf("--on-error %q: want skip or fail", v)
+	}
 	if *noHeader {
 		if fs.Changed("header") && o.header {
 			return nil, errors.New("--header and --no-header both given")
@@ -138,7 +149,10 @@ func singleDash(args []string) []string {
 var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // splitArgs sorts the positional arguments into files and the SQL: the
-// last argument is SQL unless it names an existing file or ends in .tet.
+// last argument is SQL unless it names an existing file, ends in .tet or
+// is a glob (see isGlobArg). A glob argument ('era5/**/*.tet', quoted so
+// that the shell leaves it alone) attaches every file it matches as one
+// schema.
 func splitArgs(o *options, args []string) error {
 	if n := len(args); n > 0 && isSQL(args[n-1]) {
 		o.sql, args = args[n-1], args[:n-1]
@@ -159,10 +173,25 @@ func isSQL(arg string) bool {
 	if alias, p, ok := strings.Cut(arg, "="); ok && aliasRE.MatchString(alias) {
 		path = p
 	}
-	if strings.HasSuffix(strings.ToLower(path), ".tet") || exists(arg) || exists(path) {
+	if strings.HasSuffix(strings.ToLower(path), ".tet") || exists(arg) || exists(path) || isGlobArg(path) {
 		return false
 	}
 	return true
+}
+
+// isGlobArg tells a trailing glob argument from SQL (SELECT * FROM t
+// holds a '*' too): a glob has no white space and names a file format's
+// extension or matches at least one path.
+func isGlobArg(path string) bool {
+	if !glob.HasMagic(path) || strings.ContainsAny(path, " \t\r\n;") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".tet", ".b2nd", ".tgm":
+		return true
+	}
+	ms, err := glob.Expand(path, 1)
+	return len(ms) > 0 || errors.Is(err, glob.ErrTooMany)
 }
 
 func exists(path string) bool {
@@ -170,10 +199,13 @@ func exists(path string) bool {
 	return err == nil
 }
 
-const usageHead = `Usage: tetsql [flags] [ALIAS=]FILE.tet ... [SQL]
+const usageHead = `Usage: tetsql [flags] [ALIAS=]FILE.tet|'GLOB' ... [SQL]
 
 Query .tet tensor files with SQL (SQLite). Each file is attached as a schema
 named after the file (or ALIAS); with one file, tables need no qualifying.
+A quoted glob ('era5/**/*.tet') attaches all the files it matches as ONE
+schema, named after its directory (era5) or ALIAS: per dataset one table
+over every file, with columns file and one per key=value directory.
 SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
 interactive shell on a terminal, else a script read from stdin.
 
@@ -187,6 +219,8 @@ Examples:
   tetsql --stats demo.tet "SELECT avg(value) FROM temperature WHERE station = 3"
   tetsql -o temps.csv demo.tet "SELECT * FROM temperature"
   tetsql -c .datasets -c ".verify --deep" a=one.tet b=two.tet
+  tetsql 'era5/**/*.tet' "SELECT year, month, avg(value) FROM t2m GROUP BY 1, 2"
+  tetsql --on-error=skip 'runs/*/out.tet' "SELECT count(*) FROM t2m"
   echo "SELECT 1;" | tetsql
 `
 

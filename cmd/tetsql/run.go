@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"golang.org/x/term"
 
@@ -89,6 +90,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cfg.StatementTimeout = d
 	}
 	cfg.MaxRows = o.maxRows
+	cfg.OnErrorSkip = o.onErrorSkip
+	cfg.Warn = warnTo(stderr)
 	connector, err := tetsql.NewConnector(cfg)
 	if err != nil { // a bad or duplicate alias
 		fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
@@ -145,6 +148,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitError
+}
+
+// warnTo returns a Config.Warn writing "tetsql: warning: ..." lines to
+// w; the tables of a glob may warn from several goroutines at once.
+func warnTo(w io.Writer) func(string) {
+	var mu sync.Mutex
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintln(w, "tetsql: warning: "+msg)
+	}
 }
 
 // session runs what the command line asks for: -c commands, -f scripts

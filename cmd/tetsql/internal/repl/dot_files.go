@@ -59,17 +59,19 @@ type dataset struct {
 	chunks, raw, stored, elts int64
 }
 
-// dotDatasets prints a readable catalog of every file's datasets.
+// dotDatasets prints a readable catalog of every file's datasets, and a
+// line per glob's schema.
 func (s *Shell) dotDatasets(ctx context.Context, args []string) error {
 	which := ""
 	if len(args) == 1 {
 		which = args[0]
 	}
+	globs := s.globSchemas(ctx, which)
 	scs, err := s.tetSchemas(ctx, which)
-	if err != nil {
+	if err != nil && len(globs) == 0 {
 		return err
 	}
-	if len(scs) == 0 {
+	if len(scs) == 0 && len(globs) == 0 {
 		fmt.Fprintln(s.opt.Stdout, "no .tet file attached; use .open FILE")
 	}
 	for i, sc := range scs {
@@ -79,6 +81,13 @@ func (s *Shell) dotDatasets(ctx context.Context, args []string) error {
 		if err := s.catalog(ctx, s.opt.Stdout, sc); err != nil {
 			return err
 		}
+	}
+	for i, sc := range globs {
+		if i > 0 || len(scs) > 0 {
+			fmt.Fprintln(s.opt.Stdout)
+		}
+		s.describeGlob(ctx, s.opt.Stdout, sc)
+		fmt.Fprintf(s.opt.Stdout, "  files: SELECT * FROM tet_files(%s)\n", quoteString(s.globPattern(ctx, sc)))
 	}
 	return nil
 }

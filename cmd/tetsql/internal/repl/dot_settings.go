@@ -102,7 +102,9 @@ func (s *Shell) dotRead(ctx context.Context, args []string) error {
 
 // dotOpen attaches a file: ".open FILE", ".open FILE AS alias" or
 // ".open alias=FILE". Without an alias one is derived from the file
-// name, with _2, _3, … added when the name is taken.
+// name, with _2, _3, … added when the name is taken. A glob
+// (".open 'era5/**/*.tet'") attaches every file it matches as one
+// schema, named after the glob's directory unless an alias is given.
 func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 	path, alias := args[0], ""
 	switch {
@@ -115,7 +117,8 @@ func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 			alias, path = a, p
 		}
 	}
-	if _, err := os.Stat(path); err != nil {
+	glob := tetsql.FileSpec{Path: path}.IsGlob() // its files are listed by Attach
+	if _, err := os.Stat(path); err != nil && !glob {
 		return err
 	}
 	used, err := s.schemas(ctx)
@@ -133,6 +136,9 @@ func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 	}
 	if alias == "" {
 		base := tetsql.DefaultAlias(path)
+		if glob {
+			base = tetsql.GlobAlias(path)
+		}
 		alias = base
 		for n := 2; taken[strings.ToLower(alias)]; n++ {
 			alias = fmt.Sprintf("%s_%d", base, n)

@@ -105,8 +105,15 @@ func verifyOther(src array.Source, v array.Verifier, deep bool, maxChunkBytes in
 }
 
 // describeSchema prints one line about an attached file: its alias,
-// path and datasets.
+// path and datasets; or about a glob's schema (describeGlob).
 func (s *Shell) describeSchema(ctx context.Context, w io.Writer, alias string) error {
+	if all, err := s.schemas(ctx); err == nil {
+		for _, sc := range all {
+			if strings.EqualFold(sc.name, alias) && s.describeGlob(ctx, w, sc) {
+				return nil
+			}
+		}
+	}
 	scs, err := s.tetSchemas(ctx, alias)
 	if err != nil || len(scs) == 0 {
 		return err
@@ -131,16 +138,23 @@ func (s *Shell) describeSchema(ctx context.Context, w io.Writer, alias string) e
 // and a hint.
 func (s *Shell) Greet(ctx context.Context, w io.Writer, version string) error {
 	fmt.Fprintf(w, "tetsql %s — SQL over .tet tensor files\n", version)
-	scs, err := s.tetSchemas(ctx, "")
+	all, err := s.schemas(ctx)
 	if err != nil {
 		return err
 	}
-	for _, sc := range scs {
-		if err := s.describeSchema(ctx, w, sc.name); err != nil {
-			return err
+	n := 0
+	for _, sc := range all {
+		if !sc.tet && !s.describeGlob(ctx, w, sc) {
+			continue
+		}
+		n++
+		if sc.tet {
+			if err := s.describeSchema(ctx, w, sc.name); err != nil {
+				return err
+			}
 		}
 	}
-	if len(scs) == 0 {
+	if n == 0 {
 		fmt.Fprintln(w, "No file attached: .open FILE.tet attaches one.")
 	}
 	fmt.Fprintln(w, `Enter ".help" for usage hints, ".datasets" for the catalog. End statements with ';'.`)

@@ -51,7 +51,8 @@ func (s *Shell) addScript(r io.Reader, name string) error {
 }
 
 // inputs lists the files the session reads: every attached .tet file
-// and SQLite database, and the scripts read.
+// and SQLite database, every file a glob's tables match, and the
+// scripts read.
 func (s *Shell) inputs() ([]input, error) {
 	// Not the statement's context: this also runs after a Ctrl-C.
 	scs, err := s.schemas(context.Background())
@@ -73,7 +74,7 @@ func (s *Shell) inputs() ([]input, error) {
 		}
 		out = append(out, input{what: "attached as " + sc.name, fi: fi})
 	}
-	return out, nil
+	return append(out, s.globInputs(context.Background(), scs)...), nil
 }
 
 // checkNotInput refuses an output path that resolves to an input: the
