@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tetsql/tetsql/internal/scan"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 )
 
@@ -175,53 +176,18 @@ func numericValue(s string) (any, bool) {
 }
 
 // compareNumbers compares two numbers, each an int64 or a float64 (not
-// NaN), exactly, as SQLite compares an INTEGER with a REAL.
+// NaN), exactly, as SQLite compares an INTEGER with a REAL (scan.CmpNum).
 func compareNumbers(x, y any) int {
-	switch a := x.(type) {
-	case int64:
-		switch b := y.(type) {
-		case int64:
-			return cmpOrdered(a, b)
-		case float64:
-			return compareIntReal(a, b)
-		}
-	case float64:
-		switch b := y.(type) {
-		case int64:
-			return -compareIntReal(b, a)
-		case float64:
-			return cmpOrdered(a, b)
-		}
-	}
-	return 0
+	return scan.CmpNum(toNum(x), toNum(y))
 }
 
-func cmpOrdered[T int64 | float64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// toNum is an int64 or float64 as a scan.Num.
+func toNum(x any) scan.Num {
+	if f, ok := x.(float64); ok {
+		return scan.Num{F: f, Real: true}
 	}
-	return 0
-}
-
-// compareIntReal compares i with f exactly (no rounding of i to a
-// float64), as sqlite3IntFloatCompare does.
-func compareIntReal(i int64, f float64) int {
-	switch {
-	case f < -0x1p63:
-		return 1
-	case f >= 0x1p63:
-		return -1
-	}
-	t := int64(f) // toward zero, in range
-	if i != t {
-		return cmpOrdered(i, t)
-	}
-	// i is f's integer part: f's fraction decides, and float64(i) is
-	// exact whenever f has a fraction (|f| < 2^52).
-	return cmpOrdered(float64(i), f)
+	i, _ := x.(int64)
+	return scan.Num{I: i}
 }
 
 // patternMatch is "v LIKE arg" (like) or "v GLOB arg".

@@ -42,7 +42,7 @@ func manyMonth(t testing.TB, dir string, year, month, days int, rng *rand.Rand) 
 	return path
 }
 
-// writeTet writes a one-dataset f32 file.
+// writeTet writes a one-dataset f32 (or, when spec says so, f64) file.
 func writeTet(t testing.TB, path string, spec tetcore.DatasetSpec, value func(i int) float32) {
 	t.Helper()
 	w, err := tetcore.Create(path)
@@ -59,6 +59,12 @@ func writeTet(t testing.TB, path string, spec tetcore.DatasetSpec, value func(i 
 	data := make([]byte, 4*n)
 	for i := range n {
 		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(value(i)))
+	}
+	if spec.DType == tetcore.F64 {
+		data = make([]byte, 8*n)
+		for i := range n {
+			binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(float64(value(i))))
+		}
 	}
 	if err := w.WriteDataset(data); err != nil {
 		t.Fatal(err)

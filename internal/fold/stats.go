@@ -1,6 +1,9 @@
 package fold
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // Stats is the partial result of a reduction: of one block, one chunk or
 // one group. The zero value is the empty Stats, the identity of [Merge].
@@ -254,7 +257,7 @@ func (s Stats) CmpMin(o Stats) int {
 	if s.isInt && o.isInt {
 		return s.imin.Cmp(o.imin)
 	}
-	return cmpFloat(s.min, o.min)
+	return cmp.Compare(s.min, o.min)
 }
 
 // CmpMax compares the maximum of s with that of o, as CmpMin.
@@ -262,15 +265,5 @@ func (s Stats) CmpMax(o Stats) int {
 	if s.isInt && o.isInt {
 		return s.imax.Cmp(o.imax)
 	}
-	return cmpFloat(s.max, o.max)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(s.max, o.max)
 }
