@@ -16,4 +16,6 @@ func PanicAt(where string) (restore func()) { return scan.PanicAt(where) }
 
 // ParseByItem is parseByItem, for the by-parser fuzz test.
 var ParseByItem = parseByItem
+
+// ManyKeepFiles is manyKeepFiles, for the bounded-open-files test.
 const ManyKeepFiles = manyKeepFiles
