@@ -60,7 +60,11 @@ func TestB2ND_blockPruning(t *testing.T) {
 			}
 		})
 	}
-	_, conn := openConn(t, "b2nd/testdata/blosclz_many_blocks.b2nd?agg_rewrite=false")
+	// The byte counts below hold for a file no other test's connection has
+	// open (whose decoded-chunk cache would serve the chunks): private
+	// copies, under the fixtures' names.
+	dir := t.TempDir()
+	_, conn := openConn(t, copyFile(t, "b2nd/testdata/blosclz_many_blocks.b2nd", dir)+"?agg_rewrite=false")
 	ctx := context.Background()
 	var v float64
 	if err := conn.QueryRowContext(ctx, "SELECT value FROM blosclz_many_blocks WHERE d0 = 5 AND d1 = 7").Scan(&v); err != nil {
@@ -73,7 +77,7 @@ func TestB2ND_blockPruning(t *testing.T) {
 	}
 	// A column through five chunks (40×60, blocks 10×20), read ahead by
 	// workers: each decodes the 4 blocks of 12 that the column meets.
-	_, conn = openConn(t, "b2nd/testdata/grid_25_chunks.b2nd?agg_rewrite=false&read_ahead=4")
+	_, conn = openConn(t, copyFile(t, "b2nd/testdata/grid_25_chunks.b2nd", dir)+"?agg_rewrite=false&read_ahead=4")
 	rows := queryRows(t, conn, "SELECT value FROM grid_25_chunks WHERE d1 = 7", 200)
 	scans, err = tetsql.Scans(ctx, conn)
 	want := int64(5 * 4 * 10 * 20 * 4)
