@@ -176,6 +176,7 @@ func TestRev_aggUnconsumedFileTerms(t *testing.T) {
 		{`SELECT count FROM m_agg WHERE month = '03' COLLATE NOCASE`, `SELECT count(value) FROM native WHERE month = '03' COLLATE NOCASE`},
 		{`SELECT count FROM m_agg WHERE month = '03' OR month = '04'`, `SELECT count(value) FROM native WHERE month = '03' OR month = '04'`},
 		{`SELECT count FROM m_agg WHERE month = '03' OR lat = 1`, `SELECT count(value) FROM native WHERE month = '03' OR lat = 1`},
+		{`SELECT count FROM m_agg WHERE file NOT LIKE '%month=0%'`, `SELECT count(value) FROM native WHERE file NOT LIKE '%month=0%'`},
 		{`SELECT count FROM m_agg WHERE +month = '03'`, `SELECT count(value) FROM native WHERE month = '03'`},
 		{`SELECT count FROM m_agg WHERE month IS NULL`, `SELECT count(value) FROM native WHERE month IS NULL`},
 		{`SELECT count FROM m_agg WHERE month IS NOT NULL`, `SELECT count(value) FROM native WHERE month IS NOT NULL`},
