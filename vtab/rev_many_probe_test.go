@@ -10,7 +10,11 @@ import (
 // revSetup builds the year-and-a-half of monthly files, the native union
 // and the many tables m and m_agg.
 func revSetup(t *testing.T) (run func(q string) ([]string, error), dir string) {
-	dir = t.TempDir()
+	return revSetupIn(t, t.TempDir())
+}
+
+// revSetupIn is revSetup with the files under dir.
+func revSetupIn(t *testing.T, dir string) (run func(q string) ([]string, error), _ string) {
 	paths := manyYear(t, dir)
 	db, sess := openDB(t, nil)
 	nativeUnion(t, db, sess, dir, paths)
