@@ -84,6 +84,14 @@ func (c *manyAgg) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error
 	sess := c.t.args.session
 	sess.engine().Release(&c.held)
 	c.rows, c.index, c.g, c.eof = nil, map[string]*mgroup{}, 0, true
+	if idxNum&manyUnapplied != 0 {
+		err := fmt.Errorf("tet: %s: a condition on file or a hive column cannot be applied by this table here "+
+			"(a COLLATE other than BINARY, an operator it does not take, or a join that makes it the outer table): "+
+			"SQLite would test it on the merged rows, where those columns may be NULL; compare the column itself with a value, "+
+			"or filter the cells table", c.t.qualified)
+		c.t.args.session.setErr(err)
+		return err
+	}
 	if err := c.ps.split(idxNum, idxStr, vals); err != nil {
 		return err
 	}
@@ -195,6 +203,7 @@ type partRow struct {
 	labels         []any   // per label column: the row's label
 	labelOK        []bool  // false: the row has no one label there
 	argMin, argMax int64   // the file's rowids, -1 for none
+	empty          bool    // a row one file's grouped aggregate would not show
 	f32            []float32
 	f64            []float64
 }
@@ -260,7 +269,9 @@ func (c *manyAgg) foldFile(fi int) (res fileResult) {
 
 // takeRow copies the current row of ic.
 func takeRow(at *arrayTable, ic *aggCursor) partRow {
-	r := partRow{stats: ic.groups[ic.g], fixed: slices.Clone(ic.fixed), argMin: -1, argMax: -1}
+	s := ic.groups[ic.g]
+	r := partRow{stats: s, fixed: slices.Clone(ic.fixed), argMin: -1, argMax: -1,
+		empty: s.Count()+s.NullCount() == 0 || len(ic.vterms) > 0 && s.Count() == 0}
 	for k := range ic.kept {
 		r.keys = append(r.keys, ic.groupIndex(k))
 	}
@@ -360,7 +371,7 @@ func (c *manyAgg) take(r fileResult) error {
 	}
 	addStats(&c.stats, r.stats)
 	if r.err != nil {
-		return c.t.fileError(r.fi, r.err, &c.stats)
+		return c.t.fileError(r.fi, r.err, &c.stats, "")
 	}
 	if r.kept != nil {
 		c.kept, c.coarse = r.kept, r.coarse

@@ -124,7 +124,7 @@ func (c *manyAgg) Column(r *sqlitevt.Result, col int) error {
 				return nil
 			}
 		}
-		if v := g.files[col]; v != nil && !g.filesMixed[col] {
+		if v := g.files[col]; v != nil && (!g.filesMixed[col] || c.patternOn(col)) {
 			r.Text(*v)
 		} else {
 			r.Null()
@@ -166,6 +166,20 @@ func (c *manyAgg) Column(r *sqlitevt.Result, col int) error {
 		return nil
 	}
 	return c.pickColumn(r, g, name)
+}
+
+// patternOn reports whether the plan has a LIKE, GLOB or IS NOT NULL
+// term on file column col. SQLite tests such a term again on the output
+// rows even when the table consumed it (its LIKE optimization keeps the
+// term), so a merged row shows the first merged file's value there,
+// which satisfies it (every merged file does), rather than NULL.
+func (c *manyAgg) patternOn(col int) bool {
+	for _, t := range c.ps.terms {
+		if t.col == col && (t.op == sqlitevt.OpLIKE || t.op == sqlitevt.OpGLOB || t.op == sqlitevt.OpISNOTNULL) {
+			return true
+		}
+	}
+	return false
 }
 
 // pickColumn writes median, quantile, argmin or argmax of row g.

@@ -23,9 +23,15 @@ func (c *manyAgg) newGroup(fileKey []string, keys []int64, fi int) *mgroup {
 	return g
 }
 
-// merge adds row r of file fi.
+// merge adds row r of file fi. A grouped result (by dims or file
+// columns) shows only groups with elements, as one file's does: a file
+// whose own aggregate is ungrouped (by names file columns only) gives
+// one row even when empty, which makes no group.
 func (c *manyAgg) merge(fi int, r *partRow) error {
 	t := c.t
+	if r.empty && (len(c.fileBy) > 0 || len(r.keys) > 0) {
+		return nil
+	}
 	var key []byte
 	var fileKey []string
 	for _, col := range c.fileBy {

@@ -29,6 +29,8 @@ type manyCells struct {
 	stats ScanStats
 	start time.Time
 	shift uint // rowid = file index << shift | the file's own rowid
+	// fileRows counts the rows of the current file returned so far.
+	fileRows int64
 }
 
 // manyPlan is a many-file Filter's arguments taken apart.
@@ -63,12 +65,15 @@ func (t *manyTable) pick(p *manyPlan, exact bool) ([]int, error) {
 	for f := range t.list.files {
 		keep := true
 		for k, term := range p.terms {
-			v := t.fileValue(f, term.col)
+			v, arg := t.fileValue(f, term.col), p.fileVals[k]
+			if term.nocase {
+				v, arg = foldCase(v, arg)
+			}
 			var m, sure bool
-			if l, ok := p.fileVals[k].(sqlitevt.InList); ok {
+			if l, ok := arg.(sqlitevt.InList); ok {
 				m, sure = matchAny(v, term.op, l)
 			} else {
-				m, sure = textMatch(v, term.op, p.fileVals[k])
+				m, sure = textMatch(v, term.op, arg)
 			}
 			if exact && !sure {
 				return nil, fmt.Errorf("tet: %s: cannot decide a condition on column %s for %s exactly: compare it with TEXT values",
@@ -84,6 +89,28 @@ func (t *manyTable) pick(p *manyPlan, exact bool) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// foldCase is a file value and a term's argument as COLLATE NOCASE
+// compares them: ASCII letters folded, TEXT arguments only (a number
+// under TEXT affinity holds no letter; an IN list is folded element by
+// element).
+func foldCase(v *string, arg sqlitevt.Value) (*string, sqlitevt.Value) {
+	if v != nil {
+		l := asciiLower(*v)
+		v = &l
+	}
+	switch a := arg.(type) {
+	case string:
+		arg = asciiLower(a)
+	case sqlitevt.InList:
+		out := make(sqlitevt.InList, len(a))
+		for i, x := range a {
+			_, out[i] = foldCase(nil, x)
+		}
+		arg = out
+	}
+	return v, arg
 }
 
 // fileColumnName is the name of file column col.
@@ -159,7 +186,7 @@ func (c *manyCells) openFile(fi int) error {
 	if err == nil {
 		var cur sqlitevt.Cursor
 		if cur, err = it.cells.Open(); err == nil {
-			c.cur, c.cc, c.fi = it, cur.(*cellsCursor), fi
+			c.cur, c.cc, c.fi, c.fileRows = it, cur.(*cellsCursor), fi, 1
 			err = c.cc.Filter(c.ps.innerNum, c.ps.innerStr, c.ps.innerVals)
 			if err != nil {
 				c.closeFile()
@@ -175,10 +202,11 @@ func (c *manyCells) openFile(fi int) error {
 // without the dataset, a warning with on_error=skip, else the error
 // naming the file.
 func (c *manyCells) fileError(fi int, err error) error {
-	return c.t.fileError(fi, err, &c.stats)
+	return c.t.fileError(fi, err, &c.stats, "")
 }
 
-func (t *manyTable) fileError(fi int, err error, st *ScanStats) error {
+// fileError is manyCells.fileError for any cursor; note ends the warning.
+func (t *manyTable) fileError(fi int, err error, st *ScanStats, note string) error {
 	if err == nil || errors.Is(err, errNoDataset) {
 		return nil
 	}
@@ -188,7 +216,7 @@ func (t *manyTable) fileError(fi int, err error, st *ScanStats) error {
 		// statement goes on without the file, so it must not surface.
 		t.args.session.engine().TakeError()
 		st.FilesSkipped++
-		t.args.session.warn(skipWarning(path, err))
+		t.args.session.warn(skipWarning(path, err) + note)
 		return nil
 	}
 	if strings.Contains(err.Error(), path) {
@@ -240,7 +268,12 @@ func (c *manyCells) Next() error {
 		err = c.cc.s.Err()
 	}
 	if err != nil {
-		if err := c.fileError(c.fi, err); err != nil {
+		note := ""
+		if n := c.fileRows; n > 0 {
+			// Rows already returned cannot be taken back: say so.
+			note = fmt.Sprintf(" (the rest of the file, after %d rows already returned)", n)
+		}
+		if err := c.t.fileError(c.fi, err, &c.stats, note); err != nil {
 			return err
 		}
 		c.closeFile()
@@ -249,6 +282,7 @@ func (c *manyCells) Next() error {
 	if eof {
 		return c.advance()
 	}
+	c.fileRows++
 	return nil
 }
 

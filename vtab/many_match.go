@@ -147,7 +147,14 @@ func numericAffinityCompare(v string, arg sqlitevt.Value) (int, bool) {
 	switch a := arg.(type) {
 	case string:
 		y, yNum = numericValue(a)
-		if !xNum && !yNum {
+		if yNum {
+			// A TEXT that reads as a number cannot come from a source
+			// of NUMERIC affinity (a numeric column stores it as a
+			// number): the comparison is TEXT's (the range terms SQLite
+			// derives from year GLOB '20*' are '20' and '21').
+			return 0, false
+		}
+		if !xNum {
 			return strings.Compare(v, a), true
 		}
 	case int64, float64:

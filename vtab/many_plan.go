@@ -29,7 +29,15 @@ import (
 var fileOps = map[sqlitevt.ConstraintOp]bool{
 	sqlitevt.OpEQ: true, sqlitevt.OpLT: true, sqlitevt.OpLE: true, sqlitevt.OpGT: true, sqlitevt.OpGE: true,
 	sqlitevt.OpLIKE: true, sqlitevt.OpGLOB: true, sqlitevt.OpNE: true, sqlitevt.OpIS: true, sqlitevt.OpISNOT: true,
+	sqlitevt.OpISNULL: true, sqlitevt.OpISNOTNULL: true,
 }
+
+// manyUnapplied is the idxNum bit of an aggregate plan that leaves a term
+// on a file column to SQLite: SQLite would apply it to the output rows,
+// whose file columns may be NULL (a merged row of several files), and
+// drop rows it should keep, so Filter refuses such a plan. BestIndex
+// prices it out too, so that SQLite prefers any plan that takes the term.
+const manyUnapplied = 1 << 20
 
 // BestIndex implements sqlitevt.Table.
 func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
@@ -71,17 +79,44 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	}
 	var parts []string
 	fileFrac := 1.0
+	unapplied := false
+	liked := map[int]bool{} // file columns with a LIKE term
+	for _, c := range info.Constraints {
+		if c.Column >= 0 && c.Column < t.nfix && c.Op == sqlitevt.OpLIKE {
+			liked[c.Column] = true
+		}
+	}
 	for i := range info.Constraints {
 		c := &info.Constraints[i]
-		if c.Column < 0 || c.Column >= t.nfix || !fileOps[c.Op] || !c.Usable || !isBinary(c) && c.Op != sqlitevt.OpLIKE && c.Op != sqlitevt.OpGLOB {
+		if c.Column < 0 || c.Column >= t.nfix || c.Op == sqlitevt.OpLIMIT || c.Op == sqlitevt.OpOFFSET {
+			continue
+		}
+		if liked[c.Column] && isRange(c.Op) && c.Collation == "NOCASE" {
+			// The range SQLite derives from a LIKE prefix (its LIKE
+			// optimization, under NOCASE as LIKE ignores case) is only
+			// there for indexes: it is never tested, and the LIKE term
+			// itself chooses the files. (A GLOB's derived range is
+			// BINARY and taken like any range.)
+			continue
+		}
+		nocase := c.Collation == "NOCASE" && c.Op != sqlitevt.OpLIKE && c.Op != sqlitevt.OpGLOB
+		if !fileOps[c.Op] || !c.Usable || !isBinary(c) && !nocase && c.Op != sqlitevt.OpLIKE && c.Op != sqlitevt.OpGLOB {
+			unapplied = true
 			continue
 		}
 		c.ArgIndex, c.Omit = nargs, t.tmpl.agg != nil
 		nargs++
-		parts = append(parts, fmt.Sprintf("%d:%d", c.Column, c.Op))
+		if nocase {
+			parts = append(parts, fmt.Sprintf("%d:%d:n", c.Column, c.Op))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d:%d", c.Column, c.Op))
+		}
 		fileFrac *= t.fileFraction(info, i)
 	}
 	info.IdxNum = inner.IdxNum
+	if unapplied && t.tmpl.agg != nil {
+		info.IdxNum |= manyUnapplied
+	}
 	info.IdxStr = inner.IdxStr + "|" + strings.Join(parts, ",")
 	info.OrderByConsumed = false
 	info.IdxFlags = inner.IdxFlags &^ sqlitevt.IndexScanUnique
@@ -93,6 +128,9 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		info.EstimatedCost = inner.EstimatedCost * n * (0.8 + 0.2*fileFrac)
 	} else {
 		info.EstimatedCost = inner.EstimatedCost * max(n*fileFrac, 1)
+	}
+	if info.IdxNum&manyUnapplied != 0 {
+		info.EstimatedCost = 1e300
 	}
 	info.EstimatedCost = min(info.EstimatedCost, 1e300)
 	return nil
@@ -125,10 +163,16 @@ func (t *manyTable) fileFraction(info *sqlitevt.IndexInfo, i int) float64 {
 	return 0.5
 }
 
+// isRange reports a range comparison.
+func isRange(op sqlitevt.ConstraintOp) bool {
+	return op == sqlitevt.OpGT || op == sqlitevt.OpGE || op == sqlitevt.OpLT || op == sqlitevt.OpLE
+}
+
 // fileTerm is one file term of a plan.
 type fileTerm struct {
-	col int
-	op  sqlitevt.ConstraintOp
+	col    int
+	op     sqlitevt.ConstraintOp
+	nocase bool // under COLLATE NOCASE: ASCII letters compare folded
 }
 
 // parseManyIdx splits a many-file idxStr into the inner idxStr and the
@@ -143,12 +187,13 @@ func parseManyIdx(s string) (inner string, terms []fileTerm, err error) {
 			continue
 		}
 		a, b, ok := strings.Cut(p, ":")
+		b, flag, _ := strings.Cut(b, ":")
 		col, err1 := strconv.Atoi(a)
 		op, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil {
+		if !ok || err1 != nil || err2 != nil || flag != "" && flag != "n" {
 			return "", nil, fmt.Errorf("tet: bad many-file plan %q", s)
 		}
-		terms = append(terms, fileTerm{col, sqlitevt.ConstraintOp(op)})
+		terms = append(terms, fileTerm{col, sqlitevt.ConstraintOp(op), flag == "n"})
 	}
 	return inner, terms, nil
 }

@@ -169,16 +169,19 @@ func (m *manyModule) Panicked(where string, p any) error {
 	return internalError(ManyModuleName, where, p)
 }
 
-// InListColumn implements sqlitevt.InLister: an aggregate table reads IN
-// lists on file columns whole (they choose files: one merged result over
-// every listed value), and on the inner columns as one file's aggregate
-// table does. A cells table reads none whole.
+// InListColumn implements sqlitevt.InLister: IN lists on file columns are
+// read whole (they choose files; an aggregate gives one merged result
+// over every listed value). A cells table leaves the IN term to SQLite to
+// re-check whole: run once per value, SQLite would re-check each value
+// under the column's TEXT affinity, where the IN itself may compare
+// numerically (month IN (SELECT an INTEGER column) holds for '01' and 1).
+// On the inner columns, as one file's table does.
 func (t *manyTable) InListColumn(col int) bool {
-	if t.tmpl.agg == nil {
-		return false
-	}
 	if col < t.nfix {
 		return col >= 0
+	}
+	if t.tmpl.agg == nil {
+		return false
 	}
 	return t.tmpl.agg.InListColumn(col - t.nfix)
 }

@@ -5,13 +5,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // TestRev_skipFileFailingMidScan: with on_error=skip a file whose header
-// reads but one of whose later chunks is damaged is skipped; the cells
-// table must then hold none of its rows (as the aggregate table does),
-// not the rows read before the damaged chunk.
+// reads but one of whose later chunks is damaged is skipped: wholly by
+// the aggregate table; by a cells scan from the damage on, with a warning
+// saying how many of its rows were already returned.
 func TestRev_skipFileFailingMidScan(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -64,8 +65,16 @@ func TestRev_skipFileFailingMidScan(t *testing.T) {
 	cells := rowsOf(t, db, `SELECT count(*) FROM s`)
 	agg := rowsOf(t, db, `SELECT count + null_count FROM s_agg`)
 	perFile := rowsOf(t, db, `SELECT file, count(*) FROM s GROUP BY file ORDER BY file`)
-	if !sameRows(cells, agg) || !sameRows(cells, []string{fmt.Sprint(2 * 28 * 20)}) {
-		t.Errorf("skipped file: cells count %v, aggregate count %v, want both %d (the two good files); per file %v; warnings %q",
-			cells, agg, 2*28*20, perFile, warnings)
+	// The aggregate leaves the whole file out. A cells scan cannot take
+	// back the rows it returned before the damage (docs/SQL.md): it holds
+	// the good files, part of the damaged one, and says so.
+	var n int
+	fmt.Sscan(cells[0], &n)
+	if !sameRows(agg, []string{fmt.Sprint(2 * 28 * 20)}) || n <= 2*28*20 || n >= 3*28*20 {
+		t.Errorf("skipped file: cells count %v, aggregate count %v, want %d and between %d and %d; per file %v; warnings %q",
+			cells, agg, 2*28*20, 2*28*20, 3*28*20, perFile, warnings)
+	}
+	if len(warnings) == 0 || !strings.Contains(warnings[0], "(the rest of the file, after ") {
+		t.Errorf("warnings %q, want one saying rows of the file were returned", warnings)
 	}
 }

@@ -68,10 +68,13 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 			if c.Omit {
 				usage[i].Fomit = 1
 			}
-			// All-at-once IN needs argvIndex and omit; SQLite ignores
-			// the request for a constraint that is not an IN, and
-			// handles only the first 32 constraints.
-			if l := bt.inList; l != nil && c.ArgIndex >= 0 && c.Omit && c.Op == OpEQ && i < 32 && l.InListColumn(c.Column) {
+			// All-at-once IN needs argvIndex; SQLite ignores the
+			// request for a constraint that is not an IN, and handles
+			// only the first 32 constraints. Without omit SQLite
+			// re-checks the whole IN term itself, with the affinity of
+			// its own comparison (a table that prunes by the list and
+			// leaves exactness to SQLite relies on that).
+			if l := bt.inList; l != nil && c.ArgIndex >= 0 && c.Op == OpEQ && i < 32 && l.InListColumn(c.Column) {
 				lib.Xsqlite3_vtab_in(tls, pInfo, int32(i), 1)
 			}
 		}
