@@ -47,12 +47,20 @@ func (c *aggCursor) inIndices(tg planner.Target, vals sqlitevt.InList) ([]int64,
 		lo, hi := p.Interval(a)
 		exact := tg.Kind != planner.KindLabel || p.Honoured(0)
 		for g := lo; g < hi; g++ {
-			// An IN list compares under the affinity of its left side,
-			// the label column's (TEXT, or numeric: then the value had
-			// numeric affinity applied above), whatever the values' types.
+			// A literal IN list compares under the affinity of its left
+			// side, the label column's, but IN (SELECT a numeric
+			// column) compares numerically, and the values do not say
+			// which: a number whose answer depends on it is refused, as
+			// for "label = number" (ambiguousLabel).
 			if exact {
 				out = append(out, g)
-			} else if m, _ := labelMatch(c.t.geom, c.t.info.Labels, a, g, planner.OpEQ, v); m {
+				continue
+			}
+			m, sure := labelMatch(c.t.geom, c.t.info.Labels, a, g, planner.OpEQ, v)
+			if !sure {
+				return nil, ambiguousLabel(c.t.info.Labels[a][g], planner.Constraint{Target: tg, Op: planner.OpEQ, Value: v})
+			}
+			if m {
 				out = append(out, g)
 			}
 		}

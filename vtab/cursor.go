@@ -72,6 +72,10 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 			}
 			continue
 		}
+		if l, ok := v.(sqlitevt.InList); ok {
+			c.cons = append(c.cons, c.t.inHull(sp.target, l)...)
+			continue
+		}
 		if cn, ok := sp.constraint(v); ok {
 			c.cons = append(c.cons, cn)
 		}
