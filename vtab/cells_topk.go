@@ -160,6 +160,9 @@ func (k *topkCursor) settle() error {
 // labelsExact reports whether the plan selects exactly the rows whose
 // labels match the label terms of this Filter.
 func (c *cellsCursor) labelsExact() bool {
+	if c.inHull {
+		return false // an IN list narrowed the scan to a superset (cells_in.go)
+	}
 	for i, cn := range c.cons {
 		if cn.Target.Kind == planner.KindLabel && !c.plan.Honoured(i) {
 			return false

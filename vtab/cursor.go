@@ -21,6 +21,7 @@ type cellsCursor struct {
 	vterms []scan.ValueTerm // value terms, evaluated exactly by the scan
 	topk   bool             // this Filter is a top-k: rows come from tk
 	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
+	inHull bool             // an IN list narrowed this Filter to a superset SQLite re-checks
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -39,7 +40,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if len(vals) != len(c.specs) {
 		return fmt.Errorf("tet: %s: plan expects %d arguments, got %d", c.t.qualified, len(c.specs), len(vals))
 	}
-	c.cons, c.vterms = c.cons[:0], c.vterms[:0]
+	c.cons, c.vterms, c.inHull = c.cons[:0], c.vterms[:0], false
 	var offset int64
 	remaining := int64(-1)
 	none := false // a value term no element satisfies
@@ -74,6 +75,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 		}
 		if l, ok := v.(sqlitevt.InList); ok {
 			c.cons = append(c.cons, c.t.inHull(sp.target, l)...)
+			c.inHull = true
 			continue
 		}
 		if cn, ok := sp.constraint(v); ok {

@@ -1,9 +1,10 @@
 // Package glob lists the files a glob pattern names: `*`, `?` and
 // `[...]` within one path segment (path.Match semantics) and `**` for any
 // number of directories, including none. It is the first step of opening
-// many files as one table: the walk is bounded, deterministic (sorted)
-// and never follows a symbolic link into a directory, so a link cycle
-// cannot make it loop.
+// many files as one table: the walk is bounded, deterministic (sorted),
+// and follows a symbolic link into a directory only for a pattern
+// without `**` (whose depth its segments bound), so a link cycle cannot
+// make it loop.
 package glob
 
 import (
@@ -12,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -116,7 +118,8 @@ func check(pattern string, segs []string) error {
 // Expand returns the paths matching pattern (segments separated by "/"),
 // sorted by Path. The walk starts at Fixed(pattern) and reads only
 // directories below it; symbolic links to directories are listed as
-// matches when the last segment names them but never walked into. A
+// matches when the last segment names them, and walked into only by a
+// pattern without `**`. A
 // pattern without magic matches itself when it exists. More than limit
 // matches is an error (ErrTooMany) naming the limit; a missing start
 // directory matches nothing.
@@ -147,7 +150,7 @@ func ExpandStop(pattern string, limit int, stop func() error) ([]Match, error) {
 		return []Match{newMatch(pattern, st.IsDir())}, nil
 	}
 	k := fixedLen(segs)
-	w := &walker{pattern: pattern, pat: segs[k:], limit: limit, stop: stop}
+	w := &walker{pattern: pattern, pat: segs[k:], limit: limit, stop: stop, stars: slices.Contains(segs[k:], "**")}
 	if err := w.walk(joinFixed(segs[:k]), nil); err != nil {
 		return nil, err
 	}

@@ -217,3 +217,40 @@ func FuzzMatchSegs(f *testing.F) {
 		}
 	})
 }
+
+// TestSymlinkPartition: a pattern without ** walks into a linked
+// directory (a partition kept elsewhere) and into a link cycle only as
+// deep as its segments; ** still does not follow links.
+func TestSymlinkPartition(t *testing.T) {
+	root := tree(t, "data/year=2023/a.tet", "elsewhere/b.tet")
+	if err := os.Symlink(root+"/elsewhere", root+"/data/year=2024"); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink(root+"/data", root+"/data/year=2023/loop"); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Expand(root+"/data/*/*.tet", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := paths(ms, root), []string{"data/year=2023/a.tet", "data/year=2024/b.tet"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("one * per level: got %q, want %q", got, want)
+	}
+	if ms[1].Hive[0] != (KV{"year", "2024"}) {
+		t.Errorf("hive of the linked partition: %v", ms[1].Hive)
+	}
+	ms, err = Expand(root+"/data/*/*/*/*.tet", 100) // through the cycle, bounded by the segments
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := paths(ms, root), []string{"data/year=2023/loop/year=2023/a.tet", "data/year=2023/loop/year=2024/b.tet"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("through the loop: got %q, want %q", got, want)
+	}
+	ms, err = Expand(root+"/data/**/*.tet", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := paths(ms, root), []string{"data/year=2023/a.tet"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("** does not follow links: got %q, want %q", got, want)
+	}
+}

@@ -15,6 +15,7 @@ type walker struct {
 	pat     []string // the segments after the fixed prefix
 	limit   int
 	stop    func() error // nil, or asked before each directory is read
+	stars   bool         // pat has a ** segment
 	out     []Match
 }
 
@@ -64,7 +65,10 @@ func (w *walker) walk(dir string, rel []string) error {
 			}
 			w.out = append(w.out, newMatch(p, isDir))
 		}
-		if e.IsDir() && !isLink && canDescend(w.pat, segs) {
+		// A symbolic link to a directory is walked into only by a pattern
+		// without `**`: its depth is bounded by its segments, so a link
+		// cycle cannot loop (partition directories are often links).
+		if isDir && (!isLink || !w.stars) && canDescend(w.pat, segs) {
 			if err := w.walk(p, segs); err != nil {
 				return err
 			}
