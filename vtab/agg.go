@@ -54,6 +54,25 @@ func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error
 	return t, nil
 }
 
+// aggTooManyTerms is the idxNum bit of an aggregate plan that consumes a
+// term past SQLite's 16th: SQLite tests those again on the output rows
+// whatever omit says, where an ungrouped dim is NULL, so Filter refuses
+// the plan rather than return wrong rows.
+const aggTooManyTerms = 1 << 21
+
+// tooManyToOmit reports whether a plan asks to omit a term SQLite will
+// test again anyway: one past the 16th constraint (SQLite keeps omit
+// flags for the first 16 only; LIMIT and OFFSET are handled apart).
+func tooManyToOmit(info *sqlitevt.IndexInfo) bool {
+	for i := 16; i < len(info.Constraints); i++ {
+		c := &info.Constraints[i]
+		if c.Omit && c.ArgIndex >= 0 && c.Op != sqlitevt.OpLIMIT && c.Op != sqlitevt.OpOFFSET {
+			return true
+		}
+	}
+	return false
+}
+
 // target maps a dim or label column to a planner target.
 func (t *aggTable) target(col int) (planner.Target, bool) {
 	switch {
@@ -119,6 +138,10 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		cons, at = append(cons, planner.Constraint{Target: tg, Op: op}), append(at, i)
 	}
 	info.IdxNum, info.IdxStr = idxConstraints|t.costlyUsed(info.ColUsed), strings.Join(parts, ",")
+	if tooManyToOmit(info) {
+		info.IdxNum |= aggTooManyTerms
+		byUnusable = true // priced out, and refused by Filter if chosen
+	}
 	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)
 	if byUnusable {

@@ -231,6 +231,11 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			pinned |= 1 << tg.Axis // one index: one chunk along the axis
 		}
 	}
+	if tooManyToOmit(info) {
+		// SQLite re-checks the terms past its 16th whatever omit says: the
+		// plan may then consume no LIMIT, and no top-k.
+		allOmitted, leftover = false, true
+	}
 	idxNum := 0
 	if len(parts) > 0 {
 		idxNum |= idxConstraints

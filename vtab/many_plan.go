@@ -117,6 +117,9 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	if unapplied && t.tmpl.agg != nil {
 		info.IdxNum |= manyUnapplied
 	}
+	if t.tmpl.agg != nil && tooManyToOmit(info) {
+		info.IdxNum |= aggTooManyTerms // the file terms count too
+	}
 	info.IdxStr = inner.IdxStr + "|" + strings.Join(parts, ",")
 	info.OrderByConsumed = false
 	info.IdxFlags = inner.IdxFlags &^ sqlitevt.IndexScanUnique
@@ -129,7 +132,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	} else {
 		info.EstimatedCost = inner.EstimatedCost * max(n*fileFrac, 1)
 	}
-	if info.IdxNum&manyUnapplied != 0 {
+	if info.IdxNum&(manyUnapplied|aggTooManyTerms) != 0 {
 		info.EstimatedCost = 1e300
 	}
 	info.EstimatedCost = min(info.EstimatedCost, 1e300)
