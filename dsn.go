@@ -166,13 +166,7 @@ func ParseDSN(dsn string) (Config, error) {
 		if part == "" {
 			continue
 		}
-		var fs FileSpec
-		if alias, path, ok := strings.Cut(part, "="); ok && validAlias.MatchString(alias) {
-			fs = FileSpec{Alias: alias, Path: path}
-		} else {
-			fs = FileSpec{Path: part}
-		}
-		cfg.Files = append(cfg.Files, fs)
+		cfg.Files = append(cfg.Files, SplitAlias(part))
 	}
 	if query != "" {
 		vals, err := url.ParseQuery(query)

@@ -19,6 +19,32 @@ import (
 // file; "a\[1\].tet" is the pattern matching it).
 func (f FileSpec) IsGlob() bool { return isGlob(f.Path) }
 
+// SplitAlias reads one file argument of the DSN, the shell or .open:
+// "ALIAS=PATH" names the schema, a plain PATH (or glob) does not. A path
+// whose first segment is itself key=value (a hive directory:
+// year=2024/…) is a path, not ALIAS=PATH: when the whole argument names
+// something that exists (for a glob, the directory its walk starts from)
+// and the part after '=' does not, the whole is the path.
+func SplitAlias(arg string) FileSpec {
+	alias, path, ok := strings.Cut(arg, "=")
+	if !ok || !validAlias.MatchString(alias) || path == "" {
+		return FileSpec{Path: arg}
+	}
+	if present(arg) && !present(path) {
+		return FileSpec{Path: arg}
+	}
+	return FileSpec{Alias: alias, Path: path}
+}
+
+// present reports whether path exists; for a glob, its fixed directory.
+func present(path string) bool {
+	if isGlob(path) {
+		path = glob.Fixed(path)
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 func isGlob(path string) bool {
 	if !glob.HasMagic(path) {
 		return false

@@ -158,11 +158,7 @@ func splitArgs(o *options, args []string) error {
 		o.sql, args = args[n-1], args[:n-1]
 	}
 	for _, a := range args {
-		fs := tetsql.FileSpec{Path: a}
-		if alias, path, ok := strings.Cut(a, "="); ok && aliasRE.MatchString(alias) && path != "" && !exists(a) {
-			fs = tetsql.FileSpec{Alias: alias, Path: path}
-		}
-		o.files = append(o.files, fs)
+		o.files = append(o.files, tetsql.SplitAlias(a))
 	}
 	return nil
 }

@@ -113,9 +113,8 @@ func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 	case len(args) != 1:
 		return errors.New("usage: .open FILE [AS ALIAS]")
 	default:
-		if a, p, ok := strings.Cut(path, "="); ok && a != "" && !strings.ContainsAny(a, `/\.`) {
-			alias, path = a, p
-		}
+		fs := tetsql.SplitAlias(path)
+		alias, path = fs.Alias, fs.Path
 	}
 	glob := tetsql.FileSpec{Path: path}.IsGlob() // its files are listed by Attach
 	if _, err := os.Stat(path); err != nil && !glob {
