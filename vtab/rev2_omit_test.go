@@ -71,3 +71,28 @@ func TestRev2_inPastSlot32(t *testing.T) {
 		}
 	}
 }
+
+// TestRev2_manyAggSeventeenTerms: the same limit on a many-file _agg,
+// whose terms on file and hive columns are consumed: with sixteen
+// consumed bounds before it, "month IN ('01', '02')" is re-checked on
+// the merged row, whose month is NULL (the files differ), and the row
+// is dropped.
+func TestRev2_manyAggSeventeenTerms(t *testing.T) {
+	dir := t.TempDir()
+	paths := manyYear(t, dir)
+	db, sess := openDB(t, nil)
+	nativeUnion(t, db, sess, dir, paths)
+	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE main.m_agg USING tet_many('%s/**/*.tet', 't2m', 'kind=agg')`, dir))
+	var bounds []string
+	for k := range 16 {
+		bounds = append(bounds, fmt.Sprintf("lat > -%d", k+1))
+	}
+	for _, n := range []int{15, 16} {
+		where := strings.Join(append(bounds[:n:n], "month IN ('01', '02')"), " AND ")
+		got, err := tryRows(db, "SELECT count, sum FROM m_agg WHERE "+where)
+		want := rowsOf(t, db, "SELECT count(value), sum(value) FROM native WHERE "+where)
+		if err != nil || !rev2Same(got, want) {
+			t.Errorf("%d bounds AND month IN ('01', '02'): m_agg %v (err %v), native %v", n, got, err, want)
+		}
+	}
+}
