@@ -27,6 +27,8 @@ func TestRev2_textLabelInLimit(t *testing.T) {
 	writeTet(t, p, spec, func(k int) float32 { return float32(k) })
 	db, _ := openDB(t, map[string]string{"one": p})
 	mustExec(t, db, "CREATE TABLE nat AS SELECT a, b, a_label, b_label, value FROM one.v")
+	mustExec(t, db, "CREATE TABLE ints(x INTEGER)")
+	mustExec(t, db, "INSERT INTO ints VALUES (1), (10)")
 	for _, w := range []string{
 		"b_label IN ('01', '10') ORDER BY value LIMIT 2",
 		"b_label IN ('01', '10') ORDER BY value LIMIT 2 OFFSET 1",
@@ -34,6 +36,7 @@ func TestRev2_textLabelInLimit(t *testing.T) {
 		"b_label IN ('1', '10') ORDER BY a, b LIMIT 2",
 		"b_label IN ('1', '10') LIMIT 2",
 		"b_label IN ('1', '10') AND a >= 1 ORDER BY value DESC LIMIT 4",
+		"b_label IN (SELECT x FROM ints) ORDER BY value LIMIT 2 OFFSET 1", // no TEXT value: no hull, the whole axis
 	} {
 		q := "SELECT count(*), group_concat(value) FROM (SELECT a, b, value FROM %s WHERE " + w + ")"
 		got, err := tryRows(db, strings.Replace(q, "%s", "one.v", 1))
