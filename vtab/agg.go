@@ -54,23 +54,27 @@ func newAgg(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*aggTable, error
 	return t, nil
 }
 
-// aggTooManyTerms is the idxNum bit of an aggregate plan that consumes a
-// term past SQLite's 16th: SQLite tests those again on the output rows
-// whatever omit says, where an ungrouped dim is NULL, so Filter refuses
-// the plan rather than return wrong rows.
-const aggTooManyTerms = 1 << 21
-
 // tooManyToOmit reports whether a plan asks to omit a term SQLite will
-// test again anyway: one past the 16th constraint (SQLite keeps omit
-// flags for the first 16 only; LIMIT and OFFSET are handled apart).
+// test again anyway: SQLite keeps omit only for the terms passed in the
+// first 16 arguments (LIMIT and OFFSET are handled apart).
 func tooManyToOmit(info *sqlitevt.IndexInfo) bool {
-	for i := 16; i < len(info.Constraints); i++ {
+	for i := range info.Constraints {
 		c := &info.Constraints[i]
-		if c.Omit && c.ArgIndex >= 0 && c.Op != sqlitevt.OpLIMIT && c.Op != sqlitevt.OpOFFSET {
+		if c.Omit && c.ArgIndex >= 16 && c.Op != sqlitevt.OpLIMIT && c.Op != sqlitevt.OpOFFSET {
 			return true
 		}
 	}
 	return false
+}
+
+// errTooManyTerms refuses an aggregate plan that consumes more terms
+// than SQLite lets it omit: SQLite would test the others again on the
+// output rows, where ungrouped dims are NULL. The error comes while the
+// statement is prepared, so the driver's rewrite of a cells query onto
+// _agg falls back to the cells table.
+func errTooManyTerms(table string) error {
+	return fmt.Errorf("tet: %s: more than 16 conditions to apply: SQLite would test those past the 16th again on the output rows, "+
+		"where ungrouped dims are NULL; combine conditions (BETWEEN, IN) or query the cells table", table)
 }
 
 // target maps a dim or label column to a planner target.
@@ -139,8 +143,7 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	}
 	info.IdxNum, info.IdxStr = idxConstraints|t.costlyUsed(info.ColUsed), strings.Join(parts, ",")
 	if tooManyToOmit(info) {
-		info.IdxNum |= aggTooManyTerms
-		byUnusable = true // priced out, and refused by Filter if chosen
+		return errTooManyTerms(t.qualified)
 	}
 	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)

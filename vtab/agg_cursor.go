@@ -55,12 +55,6 @@ func (c *aggCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 	}
 	c.stats.Filters++
 	c.eof, c.g, c.groups, c.by = true, 0, nil, nil
-	if idxNum&aggTooManyTerms != 0 {
-		err := fmt.Errorf("tet: %s: more than 16 conditions: SQLite would test those past the 16th again on the output rows, "+
-			"where ungrouped dims are NULL; combine conditions (BETWEEN, IN) or filter the cells table", c.t.qualified)
-		c.t.session.setErr(err)
-		return err
-	}
 	c.picker, c.hasQ, c.qArg = nil, false, nil
 	specs, err := parseAggSpecs(idxStr)
 	if err != nil || len(specs) != len(vals) {

@@ -209,7 +209,11 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		}
 		tg, ok1 := t.target(c.Column)
 		op, ok2 := mapOp(c.Op)
-		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 || !t.labelUsable(tg, c) {
+		if !c.Usable || !ok1 || !ok2 || t.geom.Usable(tg, op)&planner.Prunes == 0 || !t.labelUsable(tg, c) ||
+			i >= maxInListSlot && op == planner.OpEQ && t.InListColumn(c.Column) {
+			// Past SQLite's 32nd constraint an IN list cannot be read
+			// whole, and run per value it would be re-checked under the
+			// wrong affinity (cells_in.go): SQLite applies it alone.
 			allOmitted, leftover = false, true
 			continue
 		}

@@ -14,6 +14,10 @@ import (
 // narrows the axis to the hull of the indices the list's TEXT values
 // select, a superset SQLite then filters exactly.
 
+// maxInListSlot is how many constraints SQLite can hand over IN lists
+// whole for (sqlite3_vtab_in: the first 32).
+const maxInListSlot = 32
+
 // InListColumn implements sqlitevt.InLister: the TEXT label columns.
 func (t *cellsTable) InListColumn(col int) bool {
 	tg, ok := t.target(col)

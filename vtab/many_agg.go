@@ -84,12 +84,6 @@ func (c *manyAgg) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error
 	sess := c.t.args.session
 	sess.engine().Release(&c.held)
 	c.rows, c.index, c.g, c.eof = nil, map[string]*mgroup{}, 0, true
-	if idxNum&aggTooManyTerms != 0 {
-		err := fmt.Errorf("tet: %s: more than 16 conditions: SQLite would test those past the 16th again on the merged rows; "+
-			"combine conditions (BETWEEN, IN) or filter the cells table", c.t.qualified)
-		c.t.args.session.setErr(err)
-		return err
-	}
 	if idxNum&manyUnapplied != 0 {
 		err := fmt.Errorf("tet: %s: a condition on file or a hive column cannot be applied by this table here "+
 			"(a COLLATE other than BINARY, an operator it does not take, or a join that makes it the outer table): "+

@@ -100,6 +100,9 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 			continue
 		}
 		nocase := c.Collation == "NOCASE" && c.Op != sqlitevt.OpLIKE && c.Op != sqlitevt.OpGLOB
+		if t.tmpl.cells != nil && i >= maxInListSlot && c.Op == sqlitevt.OpEQ {
+			continue // possibly an IN SQLite cannot hand over whole: SQLite applies it alone (cells_in.go)
+		}
 		if !fileOps[c.Op] || !c.Usable || !isBinary(c) && !nocase && c.Op != sqlitevt.OpLIKE && c.Op != sqlitevt.OpGLOB {
 			unapplied = true
 			continue
@@ -118,7 +121,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		info.IdxNum |= manyUnapplied
 	}
 	if t.tmpl.agg != nil && tooManyToOmit(info) {
-		info.IdxNum |= aggTooManyTerms // the file terms count too
+		return errTooManyTerms(t.qualified) // the file terms count too
 	}
 	info.IdxStr = inner.IdxStr + "|" + strings.Join(parts, ",")
 	info.OrderByConsumed = false
@@ -132,7 +135,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	} else {
 		info.EstimatedCost = inner.EstimatedCost * max(n*fileFrac, 1)
 	}
-	if info.IdxNum&(manyUnapplied|aggTooManyTerms) != 0 {
+	if info.IdxNum&manyUnapplied != 0 {
 		info.EstimatedCost = 1e300
 	}
 	info.EstimatedCost = min(info.EstimatedCost, 1e300)

@@ -181,7 +181,7 @@ func (t *manyTable) InListColumn(col int) bool {
 		return col >= 0
 	}
 	if t.tmpl.agg == nil {
-		return false
+		return t.tmpl.cells.InListColumn(col - t.nfix)
 	}
 	return t.tmpl.agg.InListColumn(col - t.nfix)
 }

@@ -16,8 +16,9 @@ import (
 // its output rows hold NULL on an axis that is neither grouped nor pinned,
 // so a term SQLite re-checks there removes the row.
 
-// TestRev2_aggSeventeenTerms: the 17th consumed term of an _agg query is
-// re-checked by SQLite on the output row and filters it out.
+// TestRev2_aggSeventeenTerms: the 17th consumed term of an _agg query
+// would be re-checked by SQLite on the output row and filter it out: the
+// table refuses such a plan (a clear error), and answers with fewer.
 func TestRev2_aggSeventeenTerms(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "a.tet")
 	spec := tetcore.DatasetSpec{Name: "v", DType: tetcore.F32, Shape: []int64{4, 6}, ChunkShape: []int64{2, 3}, Codec: tetcore.CodecRaw,
@@ -36,6 +37,9 @@ func TestRev2_aggSeventeenTerms(t *testing.T) {
 			where := strings.Join(append(ex[:n:n], last), " AND ")
 			got, err := tryRows(db, "SELECT count, sum FROM one.v_agg WHERE "+where)
 			want := rowsOf(t, db, "SELECT count(value), sum(value) FROM nat WHERE "+where)
+			if refusedTooMany(err) {
+				continue // documented: past 16 consumed terms the plan is refused, never answered wrong
+			}
 			if err != nil || !sameRows(got, want) {
 				t.Errorf("%d bounds AND %s: v_agg %v (err %v), SQLite %v", n, last, got, err, want)
 			}
@@ -91,8 +95,17 @@ func TestRev2_manyAggSeventeenTerms(t *testing.T) {
 		where := strings.Join(append(bounds[:n:n], "month IN ('01', '02')"), " AND ")
 		got, err := tryRows(db, "SELECT count, sum FROM m_agg WHERE "+where)
 		want := rowsOf(t, db, "SELECT count(value), sum(value) FROM native WHERE "+where)
+		if refusedTooMany(err) {
+			continue
+		}
 		if err != nil || !rev2Same(got, want) {
 			t.Errorf("%d bounds AND month IN ('01', '02'): m_agg %v (err %v), native %v", n, got, err, want)
 		}
 	}
+}
+
+// refusedTooMany reports the documented refusal of an aggregate plan
+// with more than 16 consumed terms.
+func refusedTooMany(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "more than 16 conditions")
 }
