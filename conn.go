@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -182,9 +183,12 @@ func (c *Conn) ResetSession(ctx context.Context) error {
 }
 
 // IsValid implements driver.Validator: a connection on which a
-// statement found a file changed on disk is not reused.
+// statement found a file changed on disk, or that its user changed (see
+// ResetSession), is not put back in the pool. Found only when the
+// connection is next taken, a changed connection would make database/sql
+// retry: with a pool full of them, three retries fail with ErrBadConn.
 func (c *Conn) IsValid() bool {
-	if c.session.FileChanged() {
+	if c.session.FileChanged() || c.changed() {
 		return false
 	}
 	if v, ok := c.inner.(driver.Validator); ok {
@@ -277,6 +281,12 @@ func (c *Conn) setup(ctx context.Context, alias, what string, stmts []string) er
 	attached := false
 	for _, stmt := range stmts {
 		if _, err := c.exec(ctx, stmt); err != nil {
+			if strings.Contains(stmt, " USING "+vtab.ManyModuleName+"(") && strings.Contains(err.Error(), "holds dataset") {
+				// The files a glob's datasets were found in changed since:
+				// the connection goes on without this dataset's table.
+				c.warnf("%s: %v", what, err)
+				continue
+			}
 			if attached {
 				c.exec(context.Background(), "DETACH DATABASE "+alias)
 			}
@@ -285,4 +295,15 @@ func (c *Conn) setup(ctx context.Context, alias, what string, stmts []string) er
 		attached = attached || strings.HasPrefix(stmt, "ATTACH ")
 	}
 	return nil
+}
+
+// warnf reports a warning line through the session's Warn (standard
+// error without one).
+func (c *Conn) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if c.session.Warn != nil {
+		c.session.Warn(msg)
+		return
+	}
+	fmt.Fprintln(os.Stderr, "tetsql: warning: "+msg)
 }

@@ -2,6 +2,7 @@ package tetsql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -23,23 +24,25 @@ func (f FileSpec) IsGlob() bool { return isGlob(f.Path) }
 // "ALIAS=PATH" names the schema, a plain PATH (or glob) does not. A path
 // whose first segment is itself key=value (a hive directory:
 // year=2024/…) is a path, not ALIAS=PATH: when the whole argument names
-// something that exists (for a glob, the directory its walk starts from)
-// and the part after '=' does not, the whole is the path.
+// something that exists (for a glob, matches something), the whole is
+// the path.
 func SplitAlias(arg string) FileSpec {
 	alias, path, ok := strings.Cut(arg, "=")
 	if !ok || !validAlias.MatchString(alias) || path == "" {
 		return FileSpec{Path: arg}
 	}
-	if present(arg) && !present(path) {
+	if present(arg) {
 		return FileSpec{Path: arg}
 	}
 	return FileSpec{Alias: alias, Path: path}
 }
 
-// present reports whether path exists; for a glob, its fixed directory.
+// present reports whether path exists; for a glob, whether it matches
+// anything.
 func present(path string) bool {
 	if isGlob(path) {
-		path = glob.Fixed(path)
+		ms, err := glob.Expand(path, 1)
+		return len(ms) > 0 || errors.Is(err, glob.ErrTooMany)
 	}
 	_, err := os.Stat(path)
 	return err == nil

