@@ -278,6 +278,7 @@ func (t *cellsTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		info.OrderByConsumed = true
 	case t.rowOrdered(info, pinned):
 		info.OrderByConsumed = true // cells_order.go
+		idxNum |= idxOrdered
 	}
 	est := t.estimate(info, at, cons)
 	info.IdxNum, info.IdxStr = int64(idxNum), strings.Join(parts, ",")

@@ -22,6 +22,11 @@ type cellsCursor struct {
 	topk   bool             // this Filter is a top-k: rows come from tk
 	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
 	inHull bool             // an IN list narrowed this Filter to a superset SQLite re-checks
+	// runs are the index runs of an IN list still to scan along runAxis
+	// (cells_in.go); cons[:base] are the Filter's other constraints.
+	runs    [][2]int64
+	runAxis int
+	base    int
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -40,7 +45,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if len(vals) != len(c.specs) {
 		return fmt.Errorf("tet: %s: plan expects %d arguments, got %d", c.t.qualified, len(c.specs), len(vals))
 	}
-	c.cons, c.vterms, c.inHull = c.cons[:0], c.vterms[:0], false
+	c.cons, c.vterms, c.inHull, c.runs = c.cons[:0], c.vterms[:0], false, nil
 	var offset int64
 	remaining := int64(-1)
 	none := false // a value term no element satisfies
@@ -74,13 +79,26 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 			continue
 		}
 		if l, ok := v.(sqlitevt.InList); ok {
-			c.cons = append(c.cons, c.t.inHull(sp.target, l)...)
 			c.inHull = true
+			if runs, ok := c.t.inRuns(sp.target, l); ok && c.runs == nil && idxNum&(idxTopK|idxOrdered) == 0 {
+				// Run by run (nextRun): only the chunks of the listed labels.
+				c.runs, c.runAxis = runs, sp.target.Axis
+				if len(runs) == 0 {
+					none = true
+				}
+				continue
+			}
+			c.cons = append(c.cons, c.t.inHull(sp.target, l)...)
 			continue
 		}
 		if cn, ok := sp.constraint(v); ok {
 			c.cons = append(c.cons, cn)
 		}
+	}
+	c.base = len(c.cons)
+	if len(c.runs) > 0 {
+		c.cons = append(c.cons, runCons(c.runAxis, c.runs[0])...)
+		c.runs = c.runs[1:]
 	}
 	if err := c.plan.Reset(c.t.geom, c.cons); err != nil {
 		return fmt.Errorf("tet: %s: %w", c.t.qualified, err)
@@ -91,7 +109,10 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if idxNum&idxTopK != 0 {
 		return c.startTopK(idxNum&idxDesc != 0, idxNum&idxRecheck != 0, idxNum&idxNotNull != 0, offset, remaining)
 	}
-	return c.s.Start(&c.plan, offset, remaining, c.vterms)
+	if err := c.s.Start(&c.plan, offset, remaining, c.vterms); err != nil {
+		return err
+	}
+	return c.nextRun()
 }
 
 // Next moves to the next row. A read error is kept and reported through
@@ -100,7 +121,10 @@ func (c *cellsCursor) Next() error {
 	if c.topk {
 		return c.topkNext()
 	}
-	return c.s.Next()
+	if err := c.s.Next(); err != nil {
+		return err
+	}
+	return c.nextRun()
 }
 
 // Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
@@ -110,7 +134,12 @@ func (c *cellsCursor) Step() (bool, error) {
 		err := c.topkNext()
 		return c.tk.eof(), err
 	}
-	return c.s.Step()
+	eof, err := c.s.Step()
+	if eof && err == nil && len(c.runs) > 0 {
+		err = c.nextRun()
+		eof = c.s.Eof()
+	}
+	return eof, err
 }
 
 // Eof reports the end of rows; after a read error it stays false so that
