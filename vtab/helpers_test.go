@@ -47,9 +47,18 @@ func openDB(t testing.TB, files map[string]string) (*sql.DB, *vtab.Session) {
 // rowsOf runs a query and renders every row as a "|"-joined string.
 func rowsOf(t testing.TB, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(q, args...)
+	out, err := tryRows(db, q, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
+	}
+	return out
+}
+
+// tryRows is rowsOf returning the error instead of failing the test.
+func tryRows(db *sql.DB, q string, args ...any) ([]string, error) {
+	rows, err := db.Query(q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	cols, _ := rows.Columns()
@@ -61,7 +70,7 @@ func rowsOf(t testing.TB, db *sql.DB, q string, args ...any) []string {
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		parts := make([]string, len(vals))
 		for i, v := range vals {
@@ -72,8 +81,5 @@ func rowsOf(t testing.TB, db *sql.DB, q string, args ...any) []string {
 		}
 		out = append(out, strings.Join(parts, "|"))
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return out
+	return out, rows.Err()
 }

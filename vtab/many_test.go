@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -119,28 +118,7 @@ func mustExec(t testing.TB, db *sql.DB, q string, args ...any) {
 }
 
 // sameRows compares two results row by row, numbers to a relative 1e-9.
-func sameRows(got, want []string) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		g, w := strings.Split(got[i], "|"), strings.Split(want[i], "|")
-		if len(g) != len(w) {
-			return false
-		}
-		for j := range g {
-			if g[j] == w[j] {
-				continue
-			}
-			a, err1 := strconv.ParseFloat(g[j], 64)
-			b, err2 := strconv.ParseFloat(w[j], 64)
-			if err1 != nil || err2 != nil || math.Abs(a-b) > 1e-9*math.Max(1, math.Abs(b)) {
-				return false
-			}
-		}
-	}
-	return true
-}
+func sameRows(got, want []string) bool { return sameRowsTol(got, want, 1e-9) }
 
 // TestMany_matchesUnionOfFiles runs queries over a glob and the same
 // queries over a native table holding the union of the files' cells.

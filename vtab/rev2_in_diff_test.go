@@ -1,7 +1,6 @@
 package vtab_test
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -100,34 +99,4 @@ func TestRev2_inDifferential(t *testing.T) {
 	if bad > 40 {
 		t.Errorf("%d mismatches in all", bad)
 	}
-}
-
-// tryRows is rowsOf returning the error instead of failing the test.
-func tryRows(db *sql.DB, q string, args ...any) ([]string, error) {
-	rows, err := db.Query(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if b, ok := v.([]byte); ok {
-				v = string(b)
-			}
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	return out, rows.Err()
 }

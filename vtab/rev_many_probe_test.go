@@ -23,34 +23,7 @@ func revSetupIn(t *testing.T, dir string) (run func(q string) ([]string, error),
 	mustExec(t, db, fmt.Sprintf(`CREATE VIRTUAL TABLE main.m_agg USING tet_many('%s', 't2m', 'kind=agg')`, glob))
 	mustExec(t, db, `CREATE TABLE main.nums(x INTEGER, s TEXT)`)
 	mustExec(t, db, `INSERT INTO main.nums VALUES (1, '01'), (2, '02'), (11, '11'), (2021, '2021')`)
-	return func(q string) ([]string, error) {
-		rows, err := db.Query(q)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		var out []string
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				return nil, err
-			}
-			parts := make([]string, len(vals))
-			for i, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
-				parts[i] = fmt.Sprint(v)
-			}
-			out = append(out, strings.Join(parts, "|"))
-		}
-		return out, rows.Err()
-	}, dir
+	return func(q string) ([]string, error) { return tryRows(db, q) }, dir
 }
 
 // TestRev_cellsProbes compares tricky cells queries over the many table
