@@ -188,7 +188,7 @@ func (c *Conn) ResetSession(ctx context.Context) error {
 // connection is next taken, a changed connection would make database/sql
 // retry: with a pool full of them, three retries fail with ErrBadConn.
 func (c *Conn) IsValid() bool {
-	if c.session.FileChanged() || c.changed() {
+	if c.session.FileChanged() || c.changedCheaply() {
 		return false
 	}
 	if v, ok := c.inner.(driver.Validator); ok {

@@ -111,6 +111,21 @@ func (c *Conn) takeSnapshot(ctx context.Context) error {
 // changed reports whether the connection differs from its snapshot; an
 // error reading it counts as a change.
 func (c *Conn) changed() bool {
+	if c.changedCheaply() {
+		return true
+	}
+	if c.snap == nil {
+		return false
+	}
+	// Not under ctx: a caller's context already done must not make a
+	// sound connection look changed (and be thrown away).
+	like, err := runProbe(context.Background(), c.snap.probe)
+	return err != nil || like != c.snap.like
+}
+
+// changedCheaply is changed without the LIKE probe (a statement): what
+// IsValid checks each time a connection goes back to the pool.
+func (c *Conn) changedCheaply() bool {
 	if c.snap == nil {
 		return false
 	}
@@ -118,13 +133,7 @@ func (c *Conn) changed() bool {
 		return true
 	}
 	state, err := connState(c.inner)
-	if err != nil || state != c.snap.state {
-		return true
-	}
-	// Not under ctx: a caller's context already done must not make a
-	// sound connection look changed (and be thrown away).
-	like, err := runProbe(context.Background(), c.snap.probe)
-	return err != nil || like != c.snap.like
+	return err != nil || state != c.snap.state
 }
 
 // connState reads the state of inner, a connection nobody is using.
