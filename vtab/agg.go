@@ -67,14 +67,17 @@ func tooManyToOmit(info *sqlitevt.IndexInfo) bool {
 	return false
 }
 
-// errTooManyTerms refuses an aggregate plan that consumes more terms
-// than SQLite lets it omit: SQLite would test the others again on the
-// output rows, where ungrouped dims are NULL. The error comes while the
-// statement is prepared, so the driver's rewrite of a cells query onto
-// _agg falls back to the cells table.
-func errTooManyTerms(table string) error {
-	return fmt.Errorf("tet: %s: more than 16 conditions to apply: SQLite would test those past the 16th again on the output rows, "+
-		"where ungrouped dims are NULL; combine conditions (BETWEEN, IN) or query the cells table", table)
+// tooManyTerms refuses an aggregate plan that consumes more terms than
+// SQLite lets it omit: SQLite would test the others again on the output
+// rows, where ungrouped dims are NULL. SQLite then tries the table's
+// other plans (a join term left to the outer loop, say); a statement
+// left with none fails while it is prepared, with the reason kept for the
+// driver, so its rewrite of a cells query onto _agg falls back to the
+// cells table.
+func (t *arrayTable) tooManyTerms() error {
+	t.session.setErr(fmt.Errorf("tet: %s: more than 16 conditions to apply: SQLite would test those past the 16th again on the output rows, "+
+		"where ungrouped dims are NULL; combine conditions (BETWEEN, IN) or query the cells table", t.qualified))
+	return sqlitevt.ErrUnusablePlan
 }
 
 // target maps a dim or label column to a planner target.
@@ -143,7 +146,7 @@ func (t *aggTable) BestIndex(info *sqlitevt.IndexInfo) error {
 	}
 	info.IdxNum, info.IdxStr = idxConstraints|t.costlyUsed(info.ColUsed), strings.Join(parts, ",")
 	if tooManyToOmit(info) {
-		return errTooManyTerms(t.qualified)
+		return t.tooManyTerms()
 	}
 	info.EstimatedRows = max(t.aggGroups(by, byKnown, t.estimate(info, at, cons)), 1)
 	info.EstimatedCost = t.cost(cons)

@@ -91,9 +91,12 @@ func (t *arrayTable) inRuns(tg planner.Target, vals sqlitevt.InList) (runs [][2]
 		}
 	}
 	slices.SortFunc(runs, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	// Runs that meet, or share a chunk along the axis, are one: a chunk is
+	// read once (SQLite re-checks the rows between them anyway).
+	chunk := max(t.info.ChunkShape[tg.Axis], 1)
 	out := runs[:0]
 	for _, r := range runs {
-		if n := len(out); n > 0 && r[0] <= out[n-1][1] {
+		if n := len(out); n > 0 && r[0]/chunk <= (out[n-1][1]-1)/chunk {
 			out[n-1][1] = max(out[n-1][1], r[1])
 			continue
 		}
@@ -121,7 +124,10 @@ func (c *cellsCursor) nextRun() error {
 		}
 		c.s.Begin()
 		c.s.Stats.Filters--
-		if err := c.s.Start(&c.plan, 0, -1, c.vterms); err != nil {
+		// LIMIT and OFFSET are never consumed with a TEXT label term
+		// (SQLite re-checks it); a limit of 0 (a value term nothing
+		// satisfies) holds for every run.
+		if err := c.s.Start(&c.plan, 0, c.remaining, c.vterms); err != nil {
 			return err
 		}
 	}

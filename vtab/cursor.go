@@ -24,9 +24,10 @@ type cellsCursor struct {
 	inHull bool             // an IN list narrowed this Filter to a superset SQLite re-checks
 	// runs are the index runs of an IN list still to scan along runAxis
 	// (cells_in.go); cons[:base] are the Filter's other constraints.
-	runs    [][2]int64
-	runAxis int
-	base    int
+	runs      [][2]int64
+	runAxis   int
+	base      int
+	remaining int64 // the Filter's row limit (-1: none), for every run
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -96,6 +97,10 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 		}
 	}
 	c.base = len(c.cons)
+	if none {
+		c.runs = nil // nothing to scan in any run
+	}
+	c.remaining = remaining
 	if len(c.runs) > 0 {
 		c.cons = append(c.cons, runCons(c.runAxis, c.runs[0])...)
 		c.runs = c.runs[1:]

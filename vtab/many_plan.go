@@ -121,7 +121,7 @@ func (t *manyTable) BestIndex(info *sqlitevt.IndexInfo) error {
 		info.IdxNum |= manyUnapplied
 	}
 	if t.tmpl.agg != nil && tooManyToOmit(info) {
-		return errTooManyTerms(t.qualified) // the file terms count too
+		return t.tmpl.at.tooManyTerms() // the file terms count too
 	}
 	info.IdxStr = inner.IdxStr + "|" + strings.Join(parts, ",")
 	info.OrderByConsumed = false

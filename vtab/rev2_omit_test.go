@@ -107,5 +107,7 @@ func TestRev2_manyAggSeventeenTerms(t *testing.T) {
 // refusedTooMany reports the documented refusal of an aggregate plan
 // with more than 16 consumed terms.
 func refusedTooMany(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "more than 16 conditions")
+	// Through the driver the session's reason; on a bare connection
+	// SQLite's own, once no plan of the table is left.
+	return err != nil && (strings.Contains(err.Error(), "more than 16 conditions") || strings.Contains(err.Error(), "no query solution"))
 }

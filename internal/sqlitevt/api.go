@@ -1,6 +1,9 @@
 package sqlitevt
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Value is an SQL value as Filter and a function receive it: nil,
 // int64, float64, string, []byte, or an [InList]. Strings and blobs are
@@ -60,6 +63,12 @@ type OrderBy struct {
 	Column int
 	Desc   bool
 }
+
+// ErrUnusablePlan, returned (or wrapped) by BestIndex, says that the
+// combination of usable constraints offered cannot be planned: xBestIndex
+// returns SQLITE_CONSTRAINT and SQLite tries the table's other plans (a
+// statement left with none fails with "no query solution").
+var ErrUnusablePlan = errors.New("sqlitevt: this combination of constraints cannot be planned")
 
 // IndexScanUnique is the IdxFlags bit telling SQLite that the plan
 // visits at most one row.

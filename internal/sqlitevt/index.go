@@ -1,6 +1,7 @@
 package sqlitevt
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -54,6 +55,9 @@ func xBestIndex(tls *libc.TLS, pVtab, pInfo uintptr) int32 {
 	}
 	info.rhs = func(i int) Value { return rhsValue(tls, pInfo, i) }
 	if err := bt.impl.BestIndex(info); err != nil {
+		if errors.Is(err, ErrUnusablePlan) {
+			return lib.SQLITE_CONSTRAINT // SQLite tries the table's other plans
+		}
 		return setVtabErr(tls, pVtab, err)
 	}
 	if info.IdxNum < math.MinInt32 || info.IdxNum > math.MaxInt32 {
