@@ -12,6 +12,10 @@ require (
 	// internal/codec/blosc: the zstd and zlib streams of Blosc2 chunks
 	// (its inflate is faster than compress/flate's on a bytes.Reader).
 	github.com/klauspost/compress v1.20.3
+	// root package (WriteParquet): Parquet output; a small, fast, pure-Go
+	// writer that lets us choose the data page version, row group size
+	// and codec.
+	github.com/parquet-go/parquet-go v0.32.0
 	// cmd/tetsql/internal/repl: line editing and history for the interactive shell.
 	github.com/peterh/liner v1.2.3
 	// internal/codec/blosc: LZ4 block decoding for Blosc2 chunks, a
@@ -35,6 +39,7 @@ require (
 )
 
 require (
+	github.com/andybalholm/brotli v1.1.1 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
@@ -42,8 +47,12 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
+	github.com/parquet-go/bitpack v1.0.0 // indirect
+	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
+	google.golang.org/protobuf v1.34.2 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )

@@ -1,0 +1,193 @@
+package tetsql
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+)
+
+// ParquetOptions tune WriteParquet. The zero value writes zstd-compressed
+// row groups of DefaultParquetRowGroupRows rows.
+type ParquetOptions struct {
+	// Compression is the codec of every column: "zstd" (the default when
+	// empty), "snappy", "gzip" or "none".
+	Compression string
+	// RowGroupRows is the most rows in one row group (0 means
+	// DefaultParquetRowGroupRows). A row group is held in memory, encoded
+	// and compressed, until it is complete, so this bounds the memory an
+	// export needs whatever the size of the result.
+	RowGroupRows int64
+}
+
+// DefaultParquetRowGroupRows is the row group size WriteParquet uses when
+// ParquetOptions.RowGroupRows is 0.
+const DefaultParquetRowGroupRows = 1 << 20
+
+// parquetBatch is how many rows are handed to the Parquet writer at once.
+const parquetBatch = 256
+
+// ErrParquetType is wrapped by the error of WriteParquet when a value does
+// not fit the Parquet type of its column (say, a REAL in a column whose
+// type was inferred as INT64 from its first value).
+var ErrParquetType = errors.New("value does not fit the column's Parquet type")
+
+// WriteParquet writes the rows as one Parquet file to w and returns how
+// many rows it wrote. It reads rows to the end but does not close them.
+//
+// Column types come from the declared SQL types (ColumnType's
+// DatabaseTypeName), following SQLite's affinity rules: exactly FLOAT (a
+// tetsql f16/f32 value column) → FLOAT, other REAL/FLOA/DOUB types →
+// DOUBLE, INT types → INT64, CHAR/CLOB/TEXT types → STRING, BLOB →
+// BYTE_ARRAY. Columns with no declared type (expressions) or a NUMERIC
+// one take their type from their first non-NULL value (INTEGER → INT64,
+// REAL → DOUBLE, TEXT → STRING, BLOB → BYTE_ARRAY, a boolean → BOOLEAN);
+// a column NULL in the whole first row group is STRING. A later value
+// that does not fit its column is an error wrapping ErrParquetType that
+// names the column and row: no value is ever silently changed. Every
+// column is optional, NULL being a Parquet null. Duplicate column names
+// get a suffix (a, a_2) since Parquet needs unique names.
+//
+// Rows are written row group by row group; only rows whose column types
+// are still unknown are buffered (at most one row group's worth). Data
+// pages are version 1, which every Parquet reader understands (older
+// Spark, Hive and pyarrow releases read no v2 pages).
+//
+// On error what was written to w is not a valid Parquet file; write to
+// a temporary file and rename it on success.
+func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, err error) {
+	codec, err := parquetCodec(opts.Compression)
+	if err != nil {
+		return 0, err
+	}
+	groupRows := opts.RowGroupRows
+	if groupRows <= 0 {
+		groupRows = DefaultParquetRowGroupRows
+	}
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return 0, fmt.Errorf("parquet: %w", err)
+	}
+	cols := newParquetColumns(cts)
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+
+	var pending [][]any // rows read before every column type is known
+	var pw *parquet.Writer
+	batch := make([]parquet.Row, 0, parquetBatch) // rows reused batch after batch
+	var inGroup int64
+	flushBatch := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if _, err := pw.WriteRows(batch); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+		batch = batch[:0]
+		return nil
+	}
+	emit := func(vals []any) error {
+		if len(batch) < cap(batch) && batch[:len(batch)+1][len(batch)] == nil {
+			batch = append(batch, make(parquet.Row, len(cols)))
+		} else {
+			batch = batch[:len(batch)+1]
+		}
+		row := batch[len(batch)-1]
+		for i, c := range cols {
+			v, err := c.value(vals[i])
+			if err != nil {
+				return fmt.Errorf("parquet: column %q, row %d: %w", c.name, n+1, err)
+			}
+			row[i] = v.Level(0, c.level(vals[i]), i)
+		}
+		n++
+		inGroup++
+		if len(batch) == parquetBatch || inGroup == groupRows {
+			if err := flushBatch(); err != nil {
+				return err
+			}
+		}
+		if inGroup == groupRows {
+			inGroup = 0
+			if err := pw.Flush(); err != nil {
+				return fmt.Errorf("parquet: %w", err)
+			}
+		}
+		return nil
+	}
+	start := func() error {
+		for i := range cols {
+			if cols[i].kind == pqUnknown { // NULL in every row so far
+				cols[i].kind = pqString
+			}
+		}
+		pw = parquet.NewWriter(w, parquetSchema(cols), parquet.Compression(codec),
+			parquet.DataPageVersion(1), parquet.CreatedBy("tetsql", "", ""))
+		for _, r := range pending {
+			if err := emit(r); err != nil {
+				return err
+			}
+		}
+		pending = nil
+		return nil
+	}
+
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, fmt.Errorf("parquet: %w", err)
+		}
+		if pw != nil {
+			if err := emit(vals); err != nil {
+				return n, err
+			}
+			continue
+		}
+		known := true
+		for i := range cols {
+			known = cols[i].infer(vals[i]) && known
+		}
+		pending = append(pending, append([]any(nil), vals...))
+		if known || int64(len(pending)) == groupRows {
+			if err := start(); err != nil {
+				return n, err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return n, fmt.Errorf("parquet: %w", err)
+	}
+	if pw == nil {
+		if err := start(); err != nil {
+			return n, err
+		}
+	}
+	if err := flushBatch(); err != nil {
+		return n, err
+	}
+	if err := pw.Close(); err != nil {
+		return n, fmt.Errorf("parquet: %w", err)
+	}
+	return n, nil
+}
+
+// parquetCodec returns the codec named by ParquetOptions.Compression.
+func parquetCodec(name string) (compress.Codec, error) {
+	switch strings.ToLower(name) {
+	case "", "zstd":
+		return &parquet.Zstd, nil
+	case "snappy":
+		return &parquet.Snappy, nil
+	case "gzip":
+		return &parquet.Gzip, nil
+	case "none", "uncompressed":
+		return &parquet.Uncompressed, nil
+	}
+	return nil, fmt.Errorf("parquet: unknown compression %q (valid: zstd, snappy, gzip, none)", name)
+}

@@ -1,0 +1,236 @@
+package tetsql
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// parquetKind is the Parquet type of a column.
+type parquetKind int
+
+const (
+	pqUnknown parquetKind = iota // not known yet: from the first non-NULL value
+	pqInt64
+	pqFloat
+	pqDouble
+	pqString
+	pqBytes
+	pqBool
+)
+
+// parquetColumn is one result column and its Parquet type.
+type parquetColumn struct {
+	name string
+	kind parquetKind
+}
+
+// newParquetColumns maps declared SQL types to Parquet types by SQLite's
+// affinity rules and makes the column names unique.
+func newParquetColumns(cts []*sql.ColumnType) []parquetColumn {
+	cols := make([]parquetColumn, len(cts))
+	used := map[string]bool{}
+	for i, ct := range cts {
+		name := ct.Name()
+		for k := 2; used[name]; k++ {
+			name = ct.Name() + "_" + strconv.Itoa(k)
+		}
+		used[name] = true
+		cols[i] = parquetColumn{name: name, kind: declaredKind(ct.DatabaseTypeName())}
+	}
+	return cols
+}
+
+// declaredKind is the Parquet type of a declared SQL type; pqUnknown for
+// none or a NUMERIC-affinity one, whose values may be of any class.
+func declaredKind(t string) parquetKind {
+	t = strings.ToUpper(strings.TrimSpace(t))
+	switch {
+	case t == "FLOAT":
+		return pqFloat
+	case strings.Contains(t, "INT"):
+		return pqInt64
+	case strings.Contains(t, "CHAR"), strings.Contains(t, "CLOB"), strings.Contains(t, "TEXT"):
+		return pqString
+	case t == "BLOB":
+		return pqBytes
+	case strings.Contains(t, "REAL"), strings.Contains(t, "FLOA"), strings.Contains(t, "DOUB"):
+		return pqDouble
+	}
+	return pqUnknown
+}
+
+// infer sets an unknown kind from v and reports whether the kind is known.
+func (c *parquetColumn) infer(v any) bool {
+	if c.kind != pqUnknown {
+		return true
+	}
+	switch v.(type) {
+	case nil:
+		return false
+	case int64, int32, int:
+		c.kind = pqInt64
+	case float64, float32:
+		c.kind = pqDouble
+	case []byte:
+		c.kind = pqBytes
+	case bool:
+		c.kind = pqBool
+	default: // string, time.Time
+		c.kind = pqString
+	}
+	return true
+}
+
+// level is the definition level of v in an optional column.
+func (c *parquetColumn) level(v any) int {
+	if v == nil {
+		return 0
+	}
+	return 1
+}
+
+// value converts v to the column's Parquet type, refusing any change of
+// value (a float32 column gets only values float32 holds exactly).
+func (c *parquetColumn) value(v any) (parquet.Value, error) {
+	if v == nil {
+		return parquet.NullValue(), nil
+	}
+	bad := func() (parquet.Value, error) {
+		return parquet.Value{}, fmt.Errorf("%w: %s value %v in a column of type %s (CAST the expression to one type)",
+			ErrParquetType, sqlClass(v), v, c.kind)
+	}
+	switch c.kind {
+	case pqInt64:
+		if i, ok := asInt64(v); ok {
+			return parquet.Int64Value(i), nil
+		}
+	case pqDouble:
+		switch x := v.(type) {
+		case float64:
+			return parquet.DoubleValue(x), nil
+		case float32:
+			return parquet.DoubleValue(float64(x)), nil
+		}
+		if i, ok := asInt64(v); ok && i >= -1<<53 && i <= 1<<53 { // exact in a float64
+			return parquet.DoubleValue(float64(i)), nil
+		}
+	case pqFloat:
+		switch x := v.(type) {
+		case float32:
+			return parquet.FloatValue(x), nil
+		case float64:
+			if f := float32(x); float64(f) == x || math.IsInf(x, 0) {
+				return parquet.FloatValue(f), nil
+			}
+		}
+		if i, ok := asInt64(v); ok && i >= -1<<24 && i <= 1<<24 { // exact in a float32
+			return parquet.FloatValue(float32(i)), nil
+		}
+	case pqString:
+		switch x := v.(type) {
+		case string:
+			return parquet.ByteArrayValue([]byte(x)), nil
+		case time.Time:
+			return parquet.ByteArrayValue([]byte(x.Format(time.RFC3339Nano))), nil
+		}
+	case pqBytes:
+		switch x := v.(type) {
+		case []byte:
+			return parquet.ByteArrayValue(x), nil
+		case string:
+			return parquet.ByteArrayValue([]byte(x)), nil
+		}
+	case pqBool:
+		if b, ok := v.(bool); ok {
+			return parquet.BooleanValue(b), nil
+		}
+	}
+	return bad()
+}
+
+// asInt64 returns v as an int64 when it is an integer.
+func asInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// sqlClass names the SQL storage class of a scanned value for messages.
+func sqlClass(v any) string {
+	switch v.(type) {
+	case int64, int32, int:
+		return "INTEGER"
+	case float64, float32:
+		return "REAL"
+	case string:
+		return "TEXT"
+	case []byte:
+		return "BLOB"
+	case bool:
+		return "BOOLEAN"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// String names the Parquet type for messages.
+func (k parquetKind) String() string {
+	return [...]string{"unknown", "INT64", "FLOAT", "DOUBLE", "STRING", "BYTE_ARRAY", "BOOLEAN"}[k]
+}
+
+// parquetSchema is the file schema: one optional leaf per column, in
+// the result's column order.
+func parquetSchema(cols []parquetColumn) *parquet.Schema {
+	g := orderedGroup{Group: parquet.Group{}}
+	for _, c := range cols {
+		var leaf parquet.Node
+		switch c.kind {
+		case pqInt64:
+			leaf = parquet.Leaf(parquet.Int64Type)
+		case pqFloat:
+			leaf = parquet.Leaf(parquet.FloatType)
+		case pqDouble:
+			leaf = parquet.Leaf(parquet.DoubleType)
+		case pqBytes:
+			leaf = parquet.Leaf(parquet.ByteArrayType)
+		case pqBool:
+			leaf = parquet.Leaf(parquet.BooleanType)
+		default:
+			leaf = parquet.String()
+		}
+		g.Group[c.name] = parquet.Optional(leaf)
+		g.order = append(g.order, c.name)
+	}
+	return parquet.NewSchema("tetsql", g)
+}
+
+// orderedGroup is a parquet.Group whose fields keep the result's column
+// order (a plain Group sorts them by name).
+type orderedGroup struct {
+	parquet.Group
+	order []string
+}
+
+// Fields returns the group's fields in column order.
+func (g orderedGroup) Fields() []parquet.Field {
+	byName := map[string]parquet.Field{}
+	for _, f := range g.Group.Fields() {
+		byName[f.Name()] = f
+	}
+	fields := make([]parquet.Field, len(g.order))
+	for i, name := range g.order {
+		fields[i] = byName[name]
+	}
+	return fields
+}
