@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/tetsql/tetsql/tetcore"
 )
 
@@ -267,5 +269,38 @@ func TestRun_verifyDeepLimit(t *testing.T) {
 	code, out, _ = runCLI(t, "", demo, "-c", ".verify --deep")
 	if code != 0 || !strings.Contains(out, "ok (4 datasets, 74 chunks, 74 decoded)") {
 		t.Errorf("default limit: exit %d, output:\n%s", code, out)
+	}
+}
+
+// TestRun_exportParquet: -o x.parquet writes a Parquet file read back
+// with the query's rows and types; a failing query leaves the old file.
+func TestRun_exportParquet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "t.parquet")
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	code, stdout, errs := runCLI(t, "", "-o", out, demo, "SELECT station, value FROM location")
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	b, _ := os.ReadFile(out)
+	f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := f.Schema().Fields()
+	if f.NumRows() != 100 || len(fields) != 2 || fields[0].Type().Kind() != parquet.Int64 || fields[1].Type().Kind() != parquet.Double {
+		t.Errorf("%d rows, schema %v", f.NumRows(), f.Schema())
+	}
+	code, _, errs = runCLI(t, "", "-o", out, demo, "SELECT CASE WHEN time > 200 THEN abs(-9223372036854775807 - 1) END FROM temperature")
+	if code != 1 || !strings.Contains(errs, "integer overflow") {
+		t.Errorf("failing query: exit %d, stderr %q", code, errs)
+	}
+	if again, _ := os.ReadFile(out); !bytes.Equal(again, b) {
+		t.Errorf("a failing query changed %s", out)
+	}
+	code, stdout, errs = runCLI(t, "", "--mode", "parquet", demo, "SELECT station, value FROM location")
+	if code != 0 || stdout != string(b) {
+		t.Errorf("--mode parquet to stdout: exit %d, %d bytes (want the file's %d), stderr %q", code, len(stdout), len(b), errs)
 	}
 }

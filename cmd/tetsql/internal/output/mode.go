@@ -18,6 +18,9 @@ const (
 	JSONL                // one JSON object per line
 	Markdown             // GitHub-flavoured pipe table
 	Line                 // one "name = value" line per column, rows separated by a blank line
+	// Parquet is a binary Parquet file of one result set. New does not
+	// format it: the shell writes it with tetsql.WriteParquet.
+	Parquet
 )
 
 var modeNames = [...]string{
@@ -29,6 +32,7 @@ var modeNames = [...]string{
 	JSONL:    "jsonl",
 	Markdown: "markdown",
 	Line:     "line",
+	Parquet:  "parquet",
 }
 
 // modeAliases are accepted by ParseMode besides the canonical names.
@@ -38,14 +42,19 @@ var modeAliases = map[string]Mode{
 	"md":     Markdown,
 }
 
-// Modes returns every mode in declaration order.
+// Modes returns every text mode (those New formats) in declaration
+// order; Parquet is not one of them.
 func Modes() []Mode {
-	m := make([]Mode, len(modeNames))
+	m := make([]Mode, Parquet)
 	for i := range m {
 		m[i] = Mode(i)
 	}
 	return m
 }
+
+// Binary reports whether the mode writes binary data (Parquet), which
+// never goes to a terminal.
+func (m Mode) Binary() bool { return m == Parquet }
 
 // String returns the mode's canonical name, as accepted by ParseMode.
 func (m Mode) String() string {

@@ -80,6 +80,8 @@ func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
 		return &lineWriter{base: newBase(w, opts)}, nil
 	case Box, Table, Markdown:
 		return newGrid(mode, w, opts), nil
+	case Parquet:
+		return nil, errors.New("output: parquet is not a text mode (written by tetsql.WriteParquet)")
 	}
 	return nil, fmt.Errorf("output: unknown mode %v", mode)
 }

@@ -110,6 +110,9 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 		}
 		return false, interrupted(ctx, rows.Err())
 	}
+	if s.modeFor(k) == output.Parquet || (k != nil && k.parquet) {
+		return true, s.writeParquet(ctx, rows, k)
+	}
 	w, prog, err := s.writer(k)
 	if err != nil {
 		return true, err
