@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/tetsql/tetsql"
@@ -320,5 +321,37 @@ func BenchmarkWriteParquet(b *testing.B) {
 			}
 			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 		})
+	}
+}
+
+// TestWriteParquetDataPageV1: every page of every column chunk is a
+// version 1 data page, which older readers need.
+func TestWriteParquetDataPageV1(t *testing.T) {
+	db := openDemo(t)
+	b, _, err := exportParquet(t, db, "SELECT * FROM temperature", tetsql.ParquetOptions{RowGroupRows: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := readParquet(t, b)
+	pages := 0
+	for _, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			md := c.MetaData
+			for off := md.DataPageOffset; off < md.DataPageOffset+md.TotalCompressedSize; {
+				var h format.PageHeader
+				r := (&thrift.CompactProtocol{}).NewReaderFromBytes(b[off:])
+				if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+					t.Fatalf("page header at %d: %v", off, err)
+				}
+				if h.Type != format.DataPage {
+					t.Fatalf("column %v: page of type %v, want DATA_PAGE (v1)", md.PathInSchema, h.Type)
+				}
+				off += int64(r.BytesRead()) + int64(h.CompressedPageSize)
+				pages++
+			}
+		}
+	}
+	if want := 4 * 5; pages < want { // 4 row groups × 5 columns
+		t.Errorf("%d pages checked, want at least %d", pages, want)
 	}
 }
