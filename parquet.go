@@ -28,6 +28,10 @@ type ParquetOptions struct {
 // ParquetOptions.RowGroupRows is 0.
 const DefaultParquetRowGroupRows = 1 << 20
 
+// ParquetCompressions are the names ParquetOptions.Compression accepts
+// (case-insensitive; "" means zstd).
+var ParquetCompressions = []string{"zstd", "snappy", "gzip", "none"}
+
 // parquetBatch is how many rows are handed to the Parquet writer at once.
 const parquetBatch = 256
 

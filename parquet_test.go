@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -232,6 +233,9 @@ func TestWriteParquetCompression(t *testing.T) {
 		name string
 		want format.CompressionCodec
 	}{{"", format.Zstd}, {"zstd", format.Zstd}, {"snappy", format.Snappy}, {"gzip", format.Gzip}, {"none", format.Uncompressed}} {
+		if tc.name != "" && !slices.Contains(tetsql.ParquetCompressions, tc.name) {
+			t.Errorf("ParquetCompressions %v lacks %q", tetsql.ParquetCompressions, tc.name)
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			b, n, err := exportParquet(t, db, "SELECT * FROM temperature", tetsql.ParquetOptions{Compression: tc.name})
 			if err != nil || n != 18300 {

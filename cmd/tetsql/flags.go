@@ -21,6 +21,7 @@ type options struct {
 	commands       []string
 	scripts        []string
 	mode           string
+	compression    string
 	header         bool
 	null           string
 	output         string
@@ -56,6 +57,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	noHeader := fs.Bool("no-header", false, "no header row in csv and tsv")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
 	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet) picks the mode unless --mode is given")
+	fs.StringVar(&o.compression, "compression", "zstd", "`CODEC` of Parquet output: zstd snappy gzip none")
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
 	fs.StringVar(&o.maxChunkBytes, "max-chunk-bytes", "", "cap on the decoded `SIZE` of one chunk, e.g. 1GiB (default 256MiB)")

@@ -49,7 +49,7 @@ func (s *Shell) writeParquet(ctx context.Context, rows *sql.Rows, k *sink) error
 			dst = prog.CountBytes(dst)
 		}
 	}
-	_, err := tetsql.WriteParquet(dst, rows, tetsql.ParquetOptions{})
+	_, err := tetsql.WriteParquet(dst, rows, tetsql.ParquetOptions{Compression: s.opt.Compression})
 	if prog != nil {
 		prog.Done()
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
@@ -88,6 +89,24 @@ func TestParquetOutput(t *testing.T) {
 		}
 		if e.stdout.String() != "" {
 			t.Errorf("wrote %d bytes to the terminal", len(e.stdout.String()))
+		}
+	})
+	t.Run("compression", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "x.parquet")
+		e := newEnv(t, repl.Options{Compression: "GZIP"}, demoFile())
+		e.exec(t, ".once "+out, q)
+		b := []byte(readFile(t, out))
+		f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range f.Metadata().RowGroups[0].Columns {
+			if c.MetaData.Codec != format.Gzip {
+				t.Errorf("column %v: codec %v, want GZIP", c.MetaData.PathInSchema, c.MetaData.Codec)
+			}
+		}
+		if _, err := repl.New(e.conn, repl.Options{Compression: "lz77"}); !repl.IsUsage(err) || !strings.Contains(err.Error(), `unknown compression "lz77"`) {
+			t.Errorf("bad codec: %v", err)
 		}
 	})
 	t.Run(".mode lists parquet", func(t *testing.T) {

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
@@ -27,6 +29,10 @@ type Options struct {
 	Null   string // text shown for NULL
 	Timer  bool   // print "Run Time: real … s" after each statement
 	Stats  bool   // print one "stats: …" line per cells scan
+
+	// Compression is the codec of Parquet output, one of
+	// tetsql.ParquetCompressions ("" = zstd).
+	Compression string
 
 	Stdout io.Writer // results (unless redirected by .output)
 	Stderr io.Writer // errors, stats, timer, progress
@@ -87,6 +93,9 @@ func New(conn *sql.Conn, opt Options) (*Shell, error) {
 			return nil, usageError{err}
 		}
 		s.mode, s.modeSet = m, true
+	}
+	if c := strings.ToLower(opt.Compression); c != "" && !slices.Contains(tetsql.ParquetCompressions, c) {
+		return nil, usageError{fmt.Errorf("unknown compression %q (valid: %s)", opt.Compression, strings.Join(tetsql.ParquetCompressions, ", "))}
 	}
 	return s, nil
 }
