@@ -32,6 +32,10 @@ const DefaultParquetRowGroupRows = 1 << 20
 // (case-insensitive; "" means zstd).
 var ParquetCompressions = []string{"zstd", "snappy", "gzip", "none"}
 
+// ParquetInferRows is the most rows WriteParquet reads (and holds) to
+// find the first non-NULL value of a column without a declared type.
+const ParquetInferRows = 1 << 16
+
 // parquetBatch is how many rows are handed to the Parquet writer at once.
 const parquetBatch = 256
 
@@ -50,14 +54,15 @@ var ErrParquetType = errors.New("value does not fit the column's Parquet type")
 // BYTE_ARRAY. Columns with no declared type (expressions) or a NUMERIC
 // one take their type from their first non-NULL value (INTEGER → INT64,
 // REAL → DOUBLE, TEXT → STRING, BLOB → BYTE_ARRAY, a boolean → BOOLEAN);
-// a column NULL in the whole first row group is STRING. A later value
+// a column NULL in its first ParquetInferRows rows (or in the whole
+// first row group, if smaller) is STRING. A later value
 // that does not fit its column is an error wrapping ErrParquetType that
 // names the column and row: no value is ever silently changed. Every
 // column is optional, NULL being a Parquet null. Duplicate column names
 // get a suffix (a, a_2) since Parquet needs unique names.
 //
-// Rows are written row group by row group; only rows whose column types
-// are still unknown are buffered (at most one row group's worth). Data
+// Rows are written row group by row group; only rows read while a
+// column type is still unknown are buffered (at most ParquetInferRows). Data
 // pages are version 1, which every Parquet reader understands (older
 // Spark, Hive and pyarrow releases read no v2 pages).
 //
@@ -158,7 +163,7 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 			known = cols[i].infer(vals[i]) && known
 		}
 		pending = append(pending, append([]any(nil), vals...))
-		if known || int64(len(pending)) == groupRows {
+		if known || int64(len(pending)) == min(groupRows, ParquetInferRows) {
 			if err := start(); err != nil {
 				return n, err
 			}

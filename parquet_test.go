@@ -227,6 +227,24 @@ func TestWriteParquetEmptyResult(t *testing.T) {
 		{"value", parquet.Float, false}, {"e", parquet.ByteArray, true}})
 }
 
+// TestWriteParquetInferLate: a column whose first value comes in the
+// last row read for inference gets that value's type.
+func TestWriteParquetInferLate(t *testing.T) {
+	db := openDemo(t)
+	b, n, err := exportParquet(t, db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 70000) "+
+		"SELECT CASE WHEN i >= 65536 THEN i * 0.5 END AS x FROM c", tetsql.ParquetOptions{})
+	if err != nil || n != 70000 {
+		t.Fatalf("n=%d err=%v", n, err)
+	}
+	f, rows := readParquet(t, b)
+	checkSchema(t, f, []pqCol{{"x", parquet.Double, false}})
+	for i, r := range rows {
+		if want := float64(i+1) * 0.5; (i+1 >= 65536) != !r[0].IsNull() || (!r[0].IsNull() && r[0].Double() != want) {
+			t.Fatalf("row %d: %v, want %v from row 65536 on", i+1, r[0], want)
+		}
+	}
+}
+
 func TestWriteParquetCompression(t *testing.T) {
 	db := openDemo(t)
 	for _, tc := range []struct {
@@ -273,6 +291,9 @@ func TestWriteParquetErrors(t *testing.T) {
 			tetsql.ParquetOptions{RowGroupRows: 100}, tetsql.ErrParquetType, `TEXT value late in a column of type DOUBLE`},
 		{"BLOB after a row group of NULLs", "SELECT CASE WHEN time > 100 THEN x'00' END AS b FROM temperature",
 			tetsql.ParquetOptions{RowGroupRows: 10}, tetsql.ErrParquetType, `BLOB value [0] in a column of type STRING`},
+		{"first value after ParquetInferRows NULLs", "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 70000) " +
+			"SELECT CASE WHEN i > 65536 THEN 1.5 END AS x FROM c",
+			tetsql.ParquetOptions{}, tetsql.ErrParquetType, `row 65537: value does not fit the column's Parquet type: REAL value 1.5 in a column of type STRING`},
 		{"f64 value in a FLOAT column", "SELECT value FROM temperature UNION ALL SELECT 0.1",
 			tetsql.ParquetOptions{}, tetsql.ErrParquetType, `REAL value 0.1 in a column of type FLOAT`},
 	}
