@@ -303,4 +303,12 @@ func TestRun_exportParquet(t *testing.T) {
 	if code != 0 || stdout != string(b) {
 		t.Errorf("--mode parquet to stdout: exit %d, %d bytes (want the file's %d), stderr %q", code, len(stdout), len(b), errs)
 	}
+	code, _, errs = runCLI(t, "", "--compression", "lz4", "-o", out, demo, "SELECT 1")
+	if code != 2 || !strings.Contains(errs, `unknown compression "lz4" (valid: zstd, snappy, gzip, none)`) {
+		t.Errorf("--compression lz4: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "--compression", "none", "-o", out, demo, "SELECT station, value FROM location")
+	if raw, _ := os.ReadFile(out); code != 0 || len(raw) <= len(b) {
+		t.Errorf("--compression none: exit %d, %d bytes (zstd: %d), stderr %q", code, len(raw), len(b), errs)
+	}
 }
