@@ -82,108 +82,25 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 		return 0, fmt.Errorf("parquet: %w", err)
 	}
 	cols := newParquetColumns(cts)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	idx := make([]int, len(cols))
+	for i := range idx {
+		idx[i] = i
 	}
-
-	var pending [][]any // rows read before every column type is known
-	var pw *parquet.Writer
-	batch := make([]parquet.Row, 0, parquetBatch) // rows reused batch after batch
-	var inGroup int64
-	flushBatch := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if _, err := pw.WriteRows(batch); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-		batch = batch[:0]
+	var f *parquetFile
+	err = scanParquetRows(rows, cols, groupRows, func() error {
+		f = newParquetFile(w, cols, idx, codec, groupRows)
 		return nil
-	}
-	emit := func(vals []any) error {
-		if len(batch) < cap(batch) && batch[:len(batch)+1][len(batch)] == nil {
-			batch = append(batch, make(parquet.Row, len(cols)))
-		} else {
-			batch = batch[:len(batch)+1]
-		}
-		row := batch[len(batch)-1]
-		for i, c := range cols {
-			v, err := c.value(vals[i])
-			if err != nil {
-				return fmt.Errorf("parquet: column %q, row %d: %w", c.name, n+1, err)
-			}
-			row[i] = v.Level(0, c.level(vals[i]), i)
+	}, func(vals []any) error {
+		if err := f.write(vals, n+1); err != nil {
+			return err
 		}
 		n++
-		inGroup++
-		if len(batch) == parquetBatch || inGroup == groupRows {
-			if err := flushBatch(); err != nil {
-				return err
-			}
-		}
-		if inGroup == groupRows {
-			inGroup = 0
-			if err := pw.Flush(); err != nil {
-				return fmt.Errorf("parquet: %w", err)
-			}
-		}
 		return nil
-	}
-	start := func() error {
-		for i := range cols {
-			if cols[i].kind == pqUnknown { // NULL in every row so far
-				cols[i].kind = pqString
-			}
-		}
-		pw = parquet.NewWriter(w, parquetSchema(cols), parquet.Compression(codec),
-			parquet.DataPageVersion(1), parquet.CreatedBy("tetsql", "", ""))
-		for _, r := range pending {
-			if err := emit(r); err != nil {
-				return err
-			}
-		}
-		pending = nil
-		return nil
-	}
-
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return n, fmt.Errorf("parquet: %w", err)
-		}
-		if pw != nil {
-			if err := emit(vals); err != nil {
-				return n, err
-			}
-			continue
-		}
-		known := true
-		for i := range cols {
-			known = cols[i].infer(vals[i]) && known
-		}
-		pending = append(pending, append([]any(nil), vals...))
-		if known || int64(len(pending)) == min(groupRows, ParquetInferRows) {
-			if err := start(); err != nil {
-				return n, err
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return n, fmt.Errorf("parquet: %w", err)
-	}
-	if pw == nil {
-		if err := start(); err != nil {
-			return n, err
-		}
-	}
-	if err := flushBatch(); err != nil {
+	})
+	if err != nil {
 		return n, err
 	}
-	if err := pw.Close(); err != nil {
-		return n, fmt.Errorf("parquet: %w", err)
-	}
-	return n, nil
+	return n, f.close()
 }
 
 // parquetCodec returns the codec named by ParquetOptions.Compression.
