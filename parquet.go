@@ -22,6 +22,10 @@ type ParquetOptions struct {
 	// and compressed, until it is complete, so this bounds the memory an
 	// export needs whatever the size of the result.
 	RowGroupRows int64
+	// MaxOpenFiles is the most files WriteParquetPartitioned keeps open
+	// at once (0 means DefaultParquetMaxOpenFiles); WriteParquet ignores
+	// it.
+	MaxOpenFiles int
 }
 
 // DefaultParquetRowGroupRows is the row group size WriteParquet uses when
