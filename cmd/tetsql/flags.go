@@ -37,6 +37,7 @@ type options struct {
 	maxRows        int64
 	onErrorSkip    bool // --on-error skip
 	version        bool
+	partitionBy    []string // --partition-by
 	files          []tetsql.FileSpec
 	sql            string // the trailing SQL argument, "" if none
 }
@@ -57,6 +58,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	noHeader := fs.Bool("no-header", false, "no header row in csv and tsv")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
 	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet) picks the mode unless --mode is given")
+	fs.StringSliceVar(&o.partitionBy, "partition-by", nil, "write a hive-partitioned Parquet dataset into the directory -o DIR, one directory level per `COLUMN` (comma-separated); needs the query as the SQL argument")
 	fs.StringVar(&o.compression, "compression", "zstd", "`CODEC` of Parquet output: zstd snappy gzip none")
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
 	fs.BoolVar(&o.timer, "timer", false, "print each statement's run time to stderr")
@@ -129,7 +131,38 @@ func parseFlags(args []string) (*options, error) {
 		}
 		o.header = false
 	}
-	return o, splitArgs(o, fs.Args())
+	if err := splitArgs(o, fs.Args()); err != nil {
+		return nil, err
+	}
+	return o, checkPartitionBy(o)
+}
+
+// checkPartitionBy checks that --partition-by comes with what it needs:
+// Parquet, a directory given by -o and a single query.
+func checkPartitionBy(o *options) error {
+	if len(o.partitionBy) == 0 {
+		return nil
+	}
+	for _, c := range o.partitionBy {
+		if c == "" {
+			return errors.New("--partition-by: an empty column name")
+		}
+	}
+	switch {
+	case o.output == "":
+		return errors.New("--partition-by writes a directory: give it with -o DIR")
+	case o.mode != "" && !strings.EqualFold(o.mode, "parquet"):
+		return fmt.Errorf("--partition-by writes Parquet, not --mode %s", o.mode)
+	case o.sql == "":
+		return errors.New("--partition-by needs the query as the SQL argument")
+	case len(o.commands) > 0 || len(o.scripts) > 0:
+		return errors.New("--partition-by exports one query: -c and -f do not go with it")
+	}
+	switch strings.ToLower(filepath.Ext(o.output)) {
+	case ".csv", ".json", ".jsonl", ".ndjson", ".md", ".markdown", ".tsv", ".tab", ".txt":
+		return fmt.Errorf("--partition-by writes Parquet files into a directory, not %s", o.output)
+	}
+	return nil
 }
 
 // singleDash accepts sqlite3's spelling -safe for --safe: pflag would

@@ -165,6 +165,9 @@ func warnTo(w io.Writer) func(string) {
 // and the SQL argument in that order, or else the shell or a script
 // from stdin.
 func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout io.Writer, interactive, editing bool) error {
+	if len(o.partitionBy) > 0 { // checked by parseFlags: -o DIR and one query
+		return sh.ExportPartitioned(ctx, o.sql, o.output, o.partitionBy)
+	}
 	if o.output != "" {
 		// In a script run the file is replaced only if the whole run
 		// succeeds; in the shell it is kept like a .output file.
