@@ -17,10 +17,9 @@ import (
 // WriteParquetPartitioned when ParquetOptions.MaxOpenFiles is 0.
 const DefaultParquetMaxOpenFiles = 64
 
-// DefaultPartitionRowGroupRows is the row group size of
-// WriteParquetPartitioned when ParquetOptions.RowGroupRows is 0: smaller
-// than DefaultParquetRowGroupRows since every open file holds a row group.
-const DefaultPartitionRowGroupRows = 1 << 17
+// MinPartitionRowGroupRows is the least default row group size of
+// WriteParquetPartitioned (see its doc).
+const MinPartitionRowGroupRows = 1 << 14
 
 // HiveNullPartition is the directory value of a NULL (or empty text)
 // partition value, as Hive, Spark and DuckDB name it.
@@ -42,8 +41,11 @@ var ErrOutputExists = errors.New("output directory exists and is not empty")
 // at once: when a row needs another partition's file and the cap is
 // reached, the least recently used file is finished, and a later row of
 // its partition starts the next part (part-0, part-1, …). Each open file
-// holds at most one row group (opts.RowGroupRows, default
-// DefaultPartitionRowGroupRows rows), which bounds memory.
+// holds at most one row group, which bounds memory: opts.RowGroupRows
+// rows, by default DefaultParquetRowGroupRows / MaxOpenFiles but at
+// least MinPartitionRowGroupRows (16Ki rows for the default 64 files).
+// Rows in no order over many partitions make many small files; ORDER BY
+// the partition columns makes one file per partition.
 //
 // Partition values are written as text (integers in decimal, reals in
 // the shortest form that reads back exactly, BLOBs as their bytes) and
@@ -62,13 +64,13 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, err
 	}
-	groupRows := opts.RowGroupRows
-	if groupRows <= 0 {
-		groupRows = DefaultPartitionRowGroupRows
-	}
 	maxOpen := opts.MaxOpenFiles
 	if maxOpen <= 0 {
 		maxOpen = DefaultParquetMaxOpenFiles
+	}
+	groupRows := opts.RowGroupRows
+	if groupRows <= 0 { // the open files share what one WriteParquet holds
+		groupRows = max(DefaultParquetRowGroupRows/int64(maxOpen), MinPartitionRowGroupRows)
 	}
 	cts, err := rows.ColumnTypes()
 	if err != nil {
