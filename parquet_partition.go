@@ -64,6 +64,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, err
 	}
+	dir = filepath.Clean(dir) // "out/" has its temporary beside it too
 	maxOpen := opts.MaxOpenFiles
 	if maxOpen <= 0 {
 		maxOpen = DefaultParquetMaxOpenFiles

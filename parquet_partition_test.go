@@ -198,12 +198,15 @@ func TestWriteParquetPartitionedEmptyDir(t *testing.T) {
 	if err := os.Mkdir(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	files, n, err := partitioned(t, pqSeries(6), dir, []string{"g"}, tetsql.ParquetOptions{})
+	files, n, err := partitioned(t, pqSeries(6), dir+string(filepath.Separator), []string{"g"}, tetsql.ParquetOptions{})
 	if err != nil || files != 3 || n != 6 {
 		t.Fatalf("files, rows, err = %d, %d, %v; want 3, 6, nil", files, n, err)
 	}
 	if len(readDataset(t, dir)) != 3 {
 		t.Error("want 3 files in the existing empty directory")
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(dir)); len(ents) != 1 {
+		t.Errorf("parent holds %v, want only the output", ents)
 	}
 }
 
