@@ -26,6 +26,10 @@ type ParquetOptions struct {
 	// at once (0 means DefaultParquetMaxOpenFiles); WriteParquet ignores
 	// it.
 	MaxOpenFiles int
+	// OnTempDir, if set, is called by WriteParquetPartitioned with the
+	// path of its temporary directory as soon as it exists, so that a
+	// program that may be killed (a signal) can remove it before exiting.
+	OnTempDir func(path string)
 }
 
 // DefaultParquetRowGroupRows is the row group size WriteParquet uses when

@@ -92,6 +92,9 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, fmt.Errorf("parquet: %w", err)
 	}
+	if opts.OnTempDir != nil {
+		opts.OnTempDir(tmp)
+	}
 	p := &partitioner{root: tmp, cols: cols, idx: idx, codec: codec, groupRows: groupRows,
 		maxOpen: maxOpen, open: map[string]*list.Element{}, parts: map[string]int{}, lru: list.New()}
 	defer func() {

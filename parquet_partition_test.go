@@ -198,7 +198,17 @@ func TestWriteParquetPartitionedEmptyDir(t *testing.T) {
 	if err := os.Mkdir(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	files, n, err := partitioned(t, pqSeries(6), dir+string(filepath.Separator), []string{"g"}, tetsql.ParquetOptions{})
+	var tmp string
+	opts := tetsql.ParquetOptions{OnTempDir: func(p string) {
+		tmp = p
+		if st, err := os.Stat(p); err != nil || !st.IsDir() || filepath.Dir(p) != filepath.Dir(dir) {
+			t.Errorf("OnTempDir(%s): not a directory beside %s (%v)", p, dir, err)
+		}
+	}}
+	files, n, err := partitioned(t, pqSeries(6), dir+string(filepath.Separator), []string{"g"}, opts)
+	if _, serr := os.Stat(tmp); tmp == "" || !os.IsNotExist(serr) {
+		t.Errorf("temporary directory %q: OnTempDir not called or still there (%v)", tmp, serr)
+	}
 	if err != nil || files != 3 || n != 6 {
 		t.Fatalf("files, rows, err = %d, %d, %v; want 3, 6, nil", files, n, err)
 	}

@@ -32,7 +32,7 @@ type File struct {
 }
 
 // live holds the temporary files not yet committed or aborted, for
-// RemoveTemps.
+// RemoveTemps: path → whether it is a directory (TrackTempDir).
 var live = struct {
 	sync.Mutex
 	m map[string]bool
@@ -84,7 +84,7 @@ func CreateFile(path string) (*File, error) {
 		}
 	}
 	live.Lock()
-	live.m[tmp] = true
+	live.m[tmp] = false
 	live.Unlock()
 	return &File{name: path, target: target, tmp: tmp, f: f}, nil
 }
@@ -224,8 +224,22 @@ func forget(tmp string) {
 func RemoveTemps() {
 	live.Lock()
 	defer live.Unlock()
-	for tmp := range live.m {
-		os.Remove(tmp)
+	for tmp, dir := range live.m {
+		if dir {
+			os.RemoveAll(tmp)
+		} else {
+			os.Remove(tmp)
+		}
 		delete(live.m, tmp)
 	}
+}
+
+// TrackTempDir has RemoveTemps remove the temporary directory dir (and
+// everything in it) until the returned func is called, which it must be
+// once dir has been renamed or removed.
+func TrackTempDir(dir string) (untrack func()) {
+	live.Lock()
+	live.m[dir] = true
+	live.Unlock()
+	return func() { forget(dir) }
 }

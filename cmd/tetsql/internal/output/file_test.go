@@ -151,3 +151,23 @@ func TestFile_longName(t *testing.T) {
 		t.Errorf("target %q", b)
 	}
 }
+
+// TestTrackTempDir: RemoveTemps removes a tracked temporary directory
+// with what it holds, and no longer one untracked.
+func TestTrackTempDir(t *testing.T) {
+	parent := t.TempDir()
+	tracked, kept := filepath.Join(parent, "a"), filepath.Join(parent, "b")
+	for _, d := range []string{tracked, kept} {
+		os.MkdirAll(filepath.Join(d, "k=1"), 0o755)
+		os.WriteFile(filepath.Join(d, "k=1", "part-0.parquet"), []byte("x"), 0o644)
+	}
+	output.TrackTempDir(tracked)
+	output.TrackTempDir(kept)()
+	output.RemoveTemps()
+	if _, err := os.Stat(tracked); !os.IsNotExist(err) {
+		t.Errorf("tracked directory left: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(kept, "k=1", "part-0.parquet")); err != nil {
+		t.Errorf("untracked directory removed: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // ExportPartitioned runs the one statement query and writes its rows as
@@ -33,7 +34,11 @@ func (s *Shell) ExportPartitioned(ctx context.Context, query, dir string, by []s
 	if cols, err := rows.Columns(); err == nil && len(cols) == 0 {
 		return errors.New("--partition-by: the statement returns no result set")
 	}
-	files, n, err := tetsql.WriteParquetPartitioned(dir, rows, by, tetsql.ParquetOptions{Compression: s.opt.Compression})
+	untrack := func() {}
+	defer func() { untrack() }()
+	opts := tetsql.ParquetOptions{Compression: s.opt.Compression,
+		OnTempDir: func(tmp string) { untrack = output.TrackTempDir(tmp) }} // removed on SIGTERM too
+	files, n, err := tetsql.WriteParquetPartitioned(dir, rows, by, opts)
 	if err != nil {
 		return interrupted(ctx, err)
 	}
