@@ -33,39 +33,18 @@ func (t *cellsTable) InListColumn(col int) bool {
 	return ok && tg.Kind == planner.KindLabel && !t.numericLabel(tg.Axis)
 }
 
-// inHull returns constraints that narrow axis tg.Axis to the indices the
-// values of an IN list on its TEXT label column may select: those each
-// TEXT value selects (planned as "label = value"); nothing narrows when
-// a value is not TEXT (a number may equal a label by either affinity).
-func (t *arrayTable) inHull(tg planner.Target, vals sqlitevt.InList) []planner.Constraint {
-	var p planner.Plan
-	a := tg.Axis
-	lo, hi := int64(-1), int64(-1)
-	for _, v := range vals {
-		s, ok := v.(string)
-		if !ok {
-			if v == nil {
-				continue // NULL selects nothing
-			}
-			return nil
-		}
-		if err := p.Reset(t.geom, []planner.Constraint{{Target: tg, Op: planner.OpEQ, Value: s}}); err != nil {
-			return nil
-		}
-		if p.Empty() {
-			continue
-		}
-		l, h := p.Interval(a)
-		if lo < 0 || l < lo {
-			lo = l
-		}
-		hi = max(hi, h)
+// hullCons returns constraints that narrow axis a to the hull of runs
+// (inRuns; none selects nothing), or nothing when the list cannot narrow
+// it (ok false: a value that is not TEXT).
+func hullCons(a int, runs [][2]int64, ok bool) []planner.Constraint {
+	if !ok {
+		return nil
 	}
 	d := planner.Dim(a)
-	if lo < 0 { // nothing selected
+	if len(runs) == 0 { // nothing selected
 		return []planner.Constraint{{Target: d, Op: planner.OpLT, Value: int64(0)}}
 	}
-	return []planner.Constraint{{Target: d, Op: planner.OpGE, Value: lo}, {Target: d, Op: planner.OpLT, Value: hi}}
+	return runCons(a, [2]int64{runs[0][0], runs[len(runs)-1][1]})
 }
 
 // inRuns returns the index runs of axis tg.Axis that the TEXT values of

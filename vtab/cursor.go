@@ -81,7 +81,8 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 		}
 		if l, ok := v.(sqlitevt.InList); ok {
 			c.inHull = true
-			if runs, ok := c.t.inRuns(sp.target, l); ok && c.runs == nil && idxNum&(idxTopK|idxOrdered) == 0 {
+			runs, ok := c.t.inRuns(sp.target, l)
+			if ok && c.runs == nil && idxNum&(idxTopK|idxOrdered) == 0 {
 				// Run by run (nextRun): only the chunks of the listed labels.
 				c.runs, c.runAxis = runs, sp.target.Axis
 				if len(runs) == 0 {
@@ -89,7 +90,7 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 				}
 				continue
 			}
-			c.cons = append(c.cons, c.t.inHull(sp.target, l)...)
+			c.cons = append(c.cons, hullCons(sp.target.Axis, runs, ok)...)
 			continue
 		}
 		if cn, ok := sp.constraint(v); ok {
