@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -297,13 +296,7 @@ func (c *Conn) setup(ctx context.Context, alias, what string, stmts []string) er
 	return nil
 }
 
-// warnf reports a warning line through the session's Warn (standard
-// error without one).
+// warnf reports a warning line through the session (vtab.Session.Warning).
 func (c *Conn) warnf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	if c.session.Warn != nil {
-		c.session.Warn(msg)
-		return
-	}
-	fmt.Fprintln(os.Stderr, "tetsql: warning: "+msg)
+	c.session.Warning(fmt.Sprintf(format, args...))
 }

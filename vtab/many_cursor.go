@@ -216,7 +216,7 @@ func (t *manyTable) fileError(fi int, err error, st *ScanStats, note string) err
 		// statement goes on without the file, so it must not surface.
 		t.args.session.engine().TakeError()
 		st.FilesSkipped++
-		t.args.session.warn(skipWarning(path, err) + note)
+		t.args.session.Warning(skipWarning(path, err) + note)
 		return nil
 	}
 	if strings.Contains(err.Error(), path) {

@@ -135,7 +135,7 @@ func ManyDatasets(sess *Session, pattern string, skip bool) (names []string, fil
 				}
 				return nil, 0, err
 			}
-			sess.warn(skipWarning(f.path, err))
+			sess.Warning(skipWarning(f.path, err))
 			continue
 		}
 		for _, a := range h.Source().Arrays() {

@@ -50,8 +50,9 @@ func (s *Session) engine() *scan.Session {
 	return s.Session
 }
 
-// warn reports a warning line (see Warn).
-func (s *Session) warn(msg string) {
+// Warning reports a warning line through Warn (standard error without
+// one).
+func (s *Session) Warning(msg string) {
 	if s != nil && s.Warn != nil {
 		s.Warn(msg)
 		return
