@@ -67,18 +67,31 @@ type parquetColumn struct {
 
 // newParquetColumns maps declared SQL types to Parquet types by SQLite's
 // affinity rules and makes the column names unique.
-func newParquetColumns(cts []*sql.ColumnType) []parquetColumn {
-	cols := make([]parquetColumn, len(cts))
+func newParquetColumns(names, decls []string) []parquetColumn {
+	cols := make([]parquetColumn, len(names))
 	used := map[string]bool{}
-	for i, ct := range cts {
-		name := ct.Name()
+	for i, n := range names {
+		name := n
 		for k := 2; used[name]; k++ {
-			name = ct.Name() + "_" + strconv.Itoa(k)
+			name = n + "_" + strconv.Itoa(k)
 		}
 		used[name] = true
-		cols[i] = parquetColumn{name: name, kind: declaredKind(ct.DatabaseTypeName())}
+		cols[i] = parquetColumn{name: name, kind: declaredKind(decls[i])}
 	}
 	return cols
+}
+
+// columnInfo returns the names and declared types of rows' columns.
+func columnInfo(rows *sql.Rows) (names, decls []string, err error) {
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, nil, fmt.Errorf("parquet: %w", err)
+	}
+	names, decls = make([]string, len(cts)), make([]string, len(cts))
+	for i, ct := range cts {
+		names[i], decls[i] = ct.Name(), ct.DatabaseTypeName()
+	}
+	return names, decls, nil
 }
 
 // declaredKind is the Parquet type of a declared SQL type; pqUnknown for
