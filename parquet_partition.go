@@ -77,7 +77,11 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, fmt.Errorf("parquet: %w", err)
 	}
-	cols := newParquetColumns(cts)
+	names, decls, err := columnInfo(rows)
+	if err != nil {
+		return 0, 0, err
+	}
+	cols := newParquetColumns(names, decls)
 	part, idx, err := partitionColumns(cts, by)
 	if err != nil {
 		return 0, 0, err

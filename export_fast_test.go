@@ -1,0 +1,136 @@
+package tetsql_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"math"
+	"testing"
+
+	"github.com/tetsql/tetsql"
+)
+
+// exportQuery exports q through QueryExport on one connection of db and
+// reports whether the rows came straight from a cells scan.
+func exportQuery(t *testing.T, db *sql.DB, q string, opts tetsql.ParquetOptions) ([]byte, int64, bool, error) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	e, err := tetsql.NewExport(ctx, conn, q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	var buf bytes.Buffer
+	n, err := e.WriteParquet(ctx, &buf, opts)
+	return buf.Bytes(), n, e.TookScan(), err
+}
+
+// TestExportFastDifferential: every query's export holds exactly the
+// rows SQLite returns (read back value by value), whether the fast path
+// took it or not, and the fast path takes exactly the plain projections.
+func TestExportFastDifferential(t *testing.T) {
+	demo := openDemo(t)
+	ints, err := sql.Open("tetsql", writeIntFile(t, intCases))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ints.Close()
+	tests := []struct {
+		db   *sql.DB
+		q    string
+		fast bool
+	}{
+		{demo, "SELECT * FROM temperature", true},
+		{demo, "SELECT value, time_label, station FROM temperature", true},
+		{demo, "SELECT value AS v, value AS w FROM temperature WHERE time BETWEEN 3 AND 40", true},
+		{demo, "SELECT * FROM temperature WHERE station_label = 'Nuuk'", false},
+		{demo, "SELECT * FROM temperature WHERE value > 10", true},
+		{demo, "SELECT * FROM temperature WHERE value IS NULL", false},
+		{demo, "SELECT * FROM temperature WHERE time IN (3, 5, 400) AND station >= 48", false},
+		{demo, "SELECT * FROM pressure WHERE lat < 3 AND lon_label >= 100", true},
+		{demo, "SELECT * FROM elevation", true},
+		{demo, "SELECT * FROM location", true},
+		{demo, "  select * from location ;  ", true},
+		{ints, "SELECT * FROM u64", true},
+		{ints, "SELECT value, i FROM i16", true},
+		{ints, "SELECT * FROM u8 WHERE value > 1", true},
+		// SQLite has work to do on each row: the ordinary path.
+		{demo, "SELECT * FROM temperature WHERE value * 2 > 10", false},
+		{demo, "SELECT * FROM temperature WHERE station_label LIKE 'N%'", false},
+		{demo, "SELECT * FROM temperature ORDER BY value DESC LIMIT 7", false},
+		{demo, "SELECT * FROM temperature LIMIT 100 OFFSET 3", false},
+		{demo, "SELECT DISTINCT station_label FROM temperature", false},
+		{demo, "SELECT value + 1 FROM temperature", false},
+		{demo, "SELECT time, count(*) FROM temperature GROUP BY time", false},
+		{demo, "SELECT rowid, value FROM temperature", false},
+		{demo, "SELECT t.value FROM temperature t JOIN elevation e ON e.station = t.station", false},
+		{demo, "SELECT * FROM temperature WHERE station IN (SELECT station FROM elevation WHERE value > 100)", false},
+		{demo, "SELECT * FROM temperature WHERE station_label = 'Nuuk' COLLATE NOCASE", false},
+		{demo, "SELECT * FROM temperature UNION ALL SELECT * FROM temperature", false},
+		{demo, "SELECT name FROM tet_datasets", false},
+		{demo, "WITH x AS (SELECT * FROM elevation) SELECT * FROM x", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.q, func(t *testing.T) {
+			want := pqQueryAll(t, tc.db, tc.q)
+			b, n, took, err := exportQuery(t, tc.db, tc.q, tetsql.ParquetOptions{RowGroupRows: 5000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took != tc.fast {
+				t.Errorf("fast path taken: %v, want %v", took, tc.fast)
+			}
+			if n != int64(len(want)) {
+				t.Fatalf("%d rows, SQLite returns %d", n, len(want))
+			}
+			slow, _, err := exportParquet(t, tc.db, tc.q, tetsql.ParquetOptions{RowGroupRows: 5000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs, _ := readParquet(t, slow)
+			f, rows := readParquet(t, b)
+			if f.Schema().String() != fs.Schema().String() {
+				t.Errorf("schema\n%v\nwant (ordinary path)\n%v", f.Schema(), fs.Schema())
+			}
+			if len(f.RowGroups()) != len(fs.RowGroups()) {
+				t.Errorf("%d row groups, ordinary path %d", len(f.RowGroups()), len(fs.RowGroups()))
+			}
+			for i, r := range rows {
+				for j, v := range r {
+					w := want[i][j]
+					if u, ok := w.(float64); ok && u >= 1<<63 { // a u64 above 2^63-1: its bits
+						if uint64(v.Int64()) != uint64(u) {
+							t.Fatalf("row %d col %d: %v, want %v", i, j, v, w)
+						}
+						continue
+					}
+					if v.Kind().String() == "INT32" {
+						if w == nil || v.IsNull() {
+							if !(w == nil && v.IsNull()) {
+								t.Fatalf("row %d col %d: %v, want %v", i, j, v, w)
+							}
+							continue
+						}
+						got := int64(v.Int32())
+						if wi := w.(int64); got != wi && int64(uint32(v.Int32())) != wi {
+							t.Fatalf("row %d col %d: %v, want %v", i, j, v, w)
+						}
+						continue
+					}
+					if !sameValue(v, w) && !(w != nil && isNaN(w) && v.IsNull()) {
+						t.Fatalf("row %d col %d: %v, want %v", i, j, v, w)
+					}
+				}
+			}
+		})
+	}
+}
+
+func isNaN(v any) bool {
+	f, ok := v.(float64)
+	return ok && math.IsNaN(f)
+}

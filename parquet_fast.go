@@ -1,0 +1,149 @@
+package tetsql
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tetsql/tetsql/internal/colbatch"
+	"github.com/tetsql/tetsql/vtab"
+)
+
+// fastBatch is the number of rows taken from a cells scan at a time.
+const fastBatch = 8192
+
+// WriteParquet runs e's query and writes its rows as one Parquet file
+// to w, like the function WriteParquet, and returns how many it wrote.
+// On the fast path (see Export) the file is written column by column; the
+// file is the same either way.
+func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOptions) (n int64, err error) {
+	codec, groupRows, err := opts.settings()
+	if err != nil {
+		return 0, err
+	}
+	cols := newParquetColumns(e.names, e.decls)
+	var f *parquetFile
+	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
+		vecs := make([]colbatch.Vec, len(cols))
+		for j := range cols {
+			k := es.Kind(e.cols[j])
+			if !cols[j].holds(k) {
+				return false, nil
+			}
+			vecs[j].Kind = k
+		}
+		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
+		for {
+			for j := range vecs {
+				vecs[j].Reset()
+			}
+			m, err := es.Fill(vecs, e.cols, int(min(fastBatch, groupRows-f.inGroup)))
+			if m > 0 {
+				if err := e.checkRows(n + int64(m)); err != nil {
+					return true, err
+				}
+				if err := f.writeVecs(vecs, m, n); err != nil {
+					return true, err
+				}
+				n += int64(m)
+			}
+			if err != nil || m == 0 {
+				return true, err
+			}
+		}
+	})
+	switch {
+	case took && err != nil:
+		return n, err
+	case took:
+		return n, f.close()
+	case err != nil:
+		return 0, err
+	}
+	defer rows.Close()
+	return WriteParquet(w, rows, opts)
+}
+
+// holds reports whether the column's Parquet type takes values of kind
+// k as the slow path would convert them.
+func (c *parquetColumn) holds(k colbatch.Kind) bool {
+	switch c.kind {
+	case pqInt64, pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
+		return k == colbatch.Int64
+	case pqUint64:
+		return k == colbatch.Uint64
+	case pqFloat:
+		return k == colbatch.Float32
+	case pqDouble:
+		return k == colbatch.Float64
+	case pqString:
+		return k == colbatch.Text
+	}
+	return false
+}
+
+// writeVecs writes m rows held column by column (every column of the
+// file, in order); before is the number of rows written so far, for
+// messages.
+func (f *parquetFile) writeVecs(vecs []colbatch.Vec, m int, before int64) error {
+	cws := f.pw.ColumnWriters()
+	if cap(f.vals) < m {
+		f.vals = make([]parquet.Value, m)
+	}
+	vals := f.vals[:m]
+	for j := range vecs {
+		c := &f.cols[f.idx[j]]
+		if err := c.vecValues(&vecs[j], vals, j); err != nil {
+			return fmt.Errorf("parquet: column %q, row %d: %w", c.name, before+1, err)
+		}
+		if _, err := cws[j].WriteRowValues(vals); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+	}
+	f.inGroup += int64(m)
+	if f.inGroup == f.groupRows {
+		f.inGroup = 0
+		if err := f.pw.Flush(); err != nil {
+			return fmt.Errorf("parquet: %w", err)
+		}
+	}
+	return nil
+}
+
+// vecValues converts v into dst (len = rows) for leaf column j.
+func (c *parquetColumn) vecValues(v *colbatch.Vec, dst []parquet.Value, j int) error {
+	lo, hi := c.kind.intRange()
+	for i := range dst {
+		if v.Null[i] {
+			dst[i] = parquet.NullValue().Level(0, 0, j)
+			continue
+		}
+		var pv parquet.Value
+		switch c.kind {
+		case pqInt64, pqUint64:
+			pv = parquet.Int64Value(v.I64[i])
+		case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
+			x := v.I64[i]
+			if x < lo || x > hi {
+				return fmt.Errorf("%w: INTEGER value %d in a column of type %s", ErrParquetType, x, c.kind)
+			}
+			pv = parquet.Int32Value(int32(uint32(x)))
+		case pqFloat:
+			pv = parquet.FloatValue(v.F32[i])
+		case pqDouble:
+			pv = parquet.DoubleValue(v.F64[i])
+		case pqString:
+			// The column buffer copies the bytes; the label string is
+			// not changed.
+			s := v.Str[i]
+			pv = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
+		default:
+			return fmt.Errorf("%w: column of type %s", ErrParquetType, c.kind)
+		}
+		dst[i] = pv.Level(0, 1, j)
+	}
+	return nil
+}
