@@ -23,6 +23,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ERA5 = "testdata/era5_monthly/**/*.tet"
 DEMO = "testdata/demo.tet"
+DTYPES = "testdata/interop/dtypes.tet"
 SPARK_TYPES = {"INTEGER": "bigint", "FLOAT": "float", "REAL": "double", "TEXT": "string"}
 
 failures = []
@@ -97,6 +98,13 @@ def run(spark, tetsql, transport, tmp):
     w = tetsql_json(tetsql, DEMO, "SELECT sum(time) AS st, min(station_label) AS a, max(station_label) AS b "
                     "FROM temperature")[0]
     check("single file: sum(time), min/max(station_label)", (r.st, r.a, r.b), (w["st"], w["a"], w["b"]))
+
+    # Integer dtypes: Spark types wide enough (no unsigned ones in Spark).
+    for ds, where, typ in (("int/i16", "", "smallint"), ("uint/u32", "", "bigint"),
+                           ("uint/u64", "value < 1.8e19", "decimal(20,0)")):
+        df = load(DTYPES, ds, where=where) if where else load(DTYPES, ds)
+        check("%s: value type" % ds, df.schema["value"].dataType.simpleString(), typ)
+        compare(ds, summary(df), want_summary(tetsql, DTYPES, '"%s"' % ds, where))
 
     # A glob whose files do not all have the hive key: NULL there.
     mixed = os.path.join(tmp, "mixed")
