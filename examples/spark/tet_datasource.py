@@ -239,18 +239,26 @@ class TetReader(DataSourceReader):
         cmd = args[:1] + ["--mode", "arrow"] + args[1:]
         with tempfile.TemporaryFile() as errf:
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf)
+            failure = None
             try:
-                for b in ipc.open_stream(p.stdout):
-                    yield b
-            except Exception as e:
-                p.kill()
-                p.wait()
-                errf.seek(0)
-                raise RuntimeError("tetsql %s: %s (%s)" % (cmd[-1], errf.read().decode(errors="replace"), e))
-            if p.wait() != 0:
-                errf.seek(0)
-                raise RuntimeError("tetsql %s: exit %d: %s" % (cmd[-1], p.returncode,
-                                                             errf.read().decode(errors="replace").strip()))
+                try:
+                    for b in ipc.open_stream(p.stdout):
+                        yield b
+                except Exception as e:  # a cut stream: tetsql's stderr says why
+                    failure = e
+                if failure is None and p.wait() == 0:
+                    return
+            finally:
+                if p.poll() is None:  # Spark stopped early (a LIMIT) or a read failed
+                    p.kill()
+                    p.wait()
+                p.stdout.close()
+            errf.seek(0)
+            msg = errf.read().decode(errors="replace").strip()
+            if 'unknown mode "arrow"' in msg:
+                msg += ' (this tetsql has no Arrow output: use .option("transport", "parquet"))'
+            raise RuntimeError("tetsql %s: exit %s: %s%s" % (cmd[-1], p.returncode, msg,
+                                                           " (%s)" % failure if failure else ""))
 
     def _parquet(self, args):
         import pyarrow.parquet as pq
