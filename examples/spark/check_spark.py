@@ -71,7 +71,7 @@ def run(spark, tetsql, transport, tmp):
 
     print("transport=%s" % transport)
     # A glob: one partition per file, its schema that of tetsql's table.
-    df = load(ERA5, "t2m")
+    df = load(ERA5, "t2m").cache()  # read once by the next five jobs
     cols = tetsql_json(tetsql, ERA5, "SELECT name, type FROM pragma_table_info('t2m', 'era5_monthly')")
     check("glob: schema", [(f.name, f.dataType.simpleString()) for f in df.schema.fields],
           [(c["name"], SPARK_TYPES[c["type"]]) for c in cols])
@@ -82,6 +82,8 @@ def run(spark, tetsql, transport, tmp):
     check("glob: rows per month", by_month, want)
     first = df.where("month = '01'").selectExpr("min(file) AS f", "max(file) AS g").collect()[0]
     check("glob: file column", (first.f, first.g), ("testdata/era5_monthly/year=2024/month=01/t2m.tet",) * 2)
+
+    df.unpersist()
 
     # A condition pushed to tetsql (hive terms skip files) and a Spark filter on top.
     where = "month IN ('06', '07') AND lat_label >= 45"
