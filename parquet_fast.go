@@ -113,37 +113,44 @@ func (f *parquetFile) writeVecs(vecs []colbatch.Vec, m int, before int64) error 
 	return nil
 }
 
-// vecValues converts v into dst (len = rows) for leaf column j.
+// vecValues converts v into dst (len = rows) for leaf column j: one
+// loop per kind, so that the per-value work is the conversion alone.
 func (c *parquetColumn) vecValues(v *colbatch.Vec, dst []parquet.Value, j int) error {
-	lo, hi := c.kind.intRange()
-	for i := range dst {
-		if v.Null[i] {
-			dst[i] = parquet.NullValue().Level(0, 0, j)
-			continue
+	null := parquet.NullValue().Level(0, 0, j)
+	switch c.kind {
+	case pqInt64, pqUint64:
+		for i, x := range v.I64[:len(dst)] {
+			dst[i] = parquet.Int64Value(x).Level(0, 1, j)
 		}
-		var pv parquet.Value
-		switch c.kind {
-		case pqInt64, pqUint64:
-			pv = parquet.Int64Value(v.I64[i])
-		case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
-			x := v.I64[i]
-			if x < lo || x > hi {
+	case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
+		lo, hi := c.kind.intRange()
+		for i, x := range v.I64[:len(dst)] {
+			if (x < lo || x > hi) && !v.Null[i] {
 				return fmt.Errorf("%w: INTEGER value %d in a column of type %s", ErrParquetType, x, c.kind)
 			}
-			pv = parquet.Int32Value(int32(uint32(x)))
-		case pqFloat:
-			pv = parquet.FloatValue(v.F32[i])
-		case pqDouble:
-			pv = parquet.DoubleValue(v.F64[i])
-		case pqString:
+			dst[i] = parquet.Int32Value(int32(uint32(x))).Level(0, 1, j)
+		}
+	case pqFloat:
+		for i, x := range v.F32[:len(dst)] {
+			dst[i] = parquet.FloatValue(x).Level(0, 1, j)
+		}
+	case pqDouble:
+		for i, x := range v.F64[:len(dst)] {
+			dst[i] = parquet.DoubleValue(x).Level(0, 1, j)
+		}
+	case pqString:
+		for i, s := range v.Str[:len(dst)] {
 			// The column buffer copies the bytes; the label string is
 			// not changed.
-			s := v.Str[i]
-			pv = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
-		default:
-			return fmt.Errorf("%w: column of type %s", ErrParquetType, c.kind)
+			dst[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s))).Level(0, 1, j)
 		}
-		dst[i] = pv.Level(0, 1, j)
+	default:
+		return fmt.Errorf("%w: column of type %s", ErrParquetType, c.kind)
+	}
+	for i, isNull := range v.Null[:len(dst)] {
+		if isNull {
+			dst[i] = null
+		}
 	}
 	return nil
 }

@@ -68,6 +68,9 @@ type ExportScan struct {
 	c *cellsCursor
 }
 
+// Plan is the idxNum and idxStr the cursor's Filter received.
+func (e *ExportScan) Plan() (idxNum int, idxStr string) { return e.c.idxNum, e.c.spec }
+
 // Columns is the number of columns of the table (dims, labels, value).
 func (e *ExportScan) Columns() int { return e.c.t.valueCol + 1 }
 
