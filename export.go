@@ -24,8 +24,8 @@ type Export struct {
 	decls []string // their declared types ("" for an expression)
 	cols  []int    // table column of each result column on the fast path; nil: none
 	plan  *fastPlan
-	c     *Conn    // the tetsql connection
-	took  bool     // a writer took the rows from the scan
+	c     *Conn // the tetsql connection
+	took  bool  // a writer took the rows from the scan
 	// routable: the driver may rewrite the query (route.go), so the
 	// program run may not be the one EXPLAIN shows.
 	routable bool
