@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"math"
 	"testing"
 
@@ -133,4 +134,57 @@ func TestExportFastDifferential(t *testing.T) {
 func isNaN(v any) bool {
 	f, ok := v.(float64)
 	return ok && math.IsNaN(f)
+}
+
+// TestExportFastLimits: the connection's limits hold on the fast path
+// as on the ordinary one: max_rows, a canceled context, safe mode.
+func TestExportFastLimits(t *testing.T) {
+	ctx := context.Background()
+	run := func(t *testing.T, dsn string, ctx context.Context, q string) (int64, bool, error) {
+		t.Helper()
+		db, err := sql.Open("tetsql", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		conn, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		e, err := tetsql.NewExport(context.Background(), conn, q)
+		if err != nil {
+			return 0, false, err
+		}
+		var buf bytes.Buffer
+		n, err := e.WriteParquet(ctx, &buf, tetsql.ParquetOptions{})
+		return n, e.TookScan(), err
+	}
+	t.Run("max_rows", func(t *testing.T) {
+		_, took, err := run(t, "testdata/demo.tet?max_rows=1000", ctx, "SELECT * FROM temperature")
+		if !errors.Is(err, tetsql.ErrMaxRows) || !took {
+			t.Errorf("err %v (fast path %v), want ErrMaxRows on the fast path", err, took)
+		}
+		n, took, err := run(t, "testdata/demo.tet?max_rows=18300", ctx, "SELECT * FROM temperature")
+		if err != nil || n != 18300 || !took {
+			t.Errorf("%d rows, err %v, fast %v; want all 18300", n, err, took)
+		}
+	})
+	t.Run("canceled", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		_, _, err := run(t, bigFile(t), cctx, "SELECT * FROM big")
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v, want context.Canceled", err)
+		}
+	})
+	t.Run("safe", func(t *testing.T) {
+		n, took, err := run(t, "testdata/demo.tet?safe=1", ctx, "SELECT * FROM elevation")
+		if err != nil || n != 50 || !took {
+			t.Errorf("%d rows, err %v, fast %v", n, err, took)
+		}
+		if _, _, err := run(t, "testdata/demo.tet?safe=1", ctx, "CREATE TABLE x(a)"); err == nil {
+			t.Error("CREATE in safe mode: no error")
+		}
+	})
 }
