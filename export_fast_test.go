@@ -188,3 +188,28 @@ func TestExportFastLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestExportProgress: the Progress callback adds up to the rows written,
+// on the fast path, the ordinary one and into partitions.
+func TestExportProgress(t *testing.T) {
+	db := openDemo(t)
+	for _, q := range []string{"SELECT * FROM temperature", "SELECT * FROM temperature WHERE value * 2 > 10"} {
+		var sum int64
+		calls := 0
+		_, n, took, err := exportQuery(t, db, q, tetsql.ParquetOptions{Progress: func(r int64) { sum += r; calls++ }})
+		if err != nil || sum != n || n == 0 || calls == 0 {
+			t.Errorf("%s (fast %v): progress %d in %d calls, %d rows written, err %v", q, took, sum, calls, n, err)
+		}
+	}
+	rows, err := db.Query("SELECT time % 3 AS g, value FROM temperature")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var sum int64
+	_, n, err := tetsql.WriteParquetPartitioned(t.TempDir()+"/out", rows, []string{"g"},
+		tetsql.ParquetOptions{Progress: func(r int64) { sum += r }})
+	if err != nil || sum != n || n == 0 {
+		t.Errorf("partitioned: progress %d, %d rows written, err %v", sum, n, err)
+	}
+}

@@ -26,6 +26,7 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 	}
 	cols := newParquetColumns(e.names, e.decls)
 	var f *parquetFile
+	progress := opts.progress()
 	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
 		vecs := make([]colbatch.Vec, len(cols))
 		for j := range cols {
@@ -49,6 +50,7 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 					return true, err
 				}
 				n += int64(m)
+				progress(int64(m))
 			}
 			if err != nil || m == 0 {
 				return true, err

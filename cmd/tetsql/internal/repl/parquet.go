@@ -62,12 +62,14 @@ func (s *Shell) parquetTo(ctx context.Context, k *sink, write func(io.Writer, te
 		return errParquetTerminal
 	case k != nil:
 		dst = k.file
-		if s.opt.StderrTerminal {
-			prog = output.NewProgress(s.opt.Stderr)
-			dst = prog.CountBytes(dst)
-		}
 	}
-	err := write(dst, tetsql.ParquetOptions{Compression: s.opt.Compression})
+	opts := tetsql.ParquetOptions{Compression: s.opt.Compression}
+	if s.opt.StderrTerminal { // rows, bytes and rates on stderr
+		prog = output.NewProgress(s.opt.Stderr)
+		dst = prog.CountBytes(dst)
+		opts.Progress = prog.Add
+	}
+	err := write(dst, opts)
 	if prog != nil {
 		prog.Done()
 	}
