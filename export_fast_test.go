@@ -5,6 +5,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"math"
 	"testing"
 
@@ -212,4 +215,70 @@ func TestExportProgress(t *testing.T) {
 	if err != nil || sum != n || n == 0 {
 		t.Errorf("partitioned: progress %d, %d rows written, err %v", sum, n, err)
 	}
+}
+
+// TestExportFastRandom: random projections and WHERE clauses over the
+// demo file; the export equals SQLite's rows in order, whichever path.
+func TestExportFastRandom(t *testing.T) {
+	db := openDemo(t)
+	rng := rand.New(rand.NewPCG(19, 2026))
+	tables := []struct {
+		name  string
+		cols  []string
+		terms []string
+	}{
+		{"temperature", []string{"time", "station", "time_label", "station_label", "value"}, []string{
+			"time < %d", "time >= %d", "time BETWEEN %d AND %d", "station = %d", "station > %d", "station IN (%d, %d)",
+			"value > %d", "value <= %d", "value IS NOT NULL", "value BETWEEN %d AND %d", "station_label = 'Nuuk'",
+			"time_label >= '2024-03-01'", "station_label < 'M'", "value = %d", "rowid < %d", "value > '5'",
+		}},
+		{"pressure", []string{"time", "lat", "lon", "lat_label", "lon_label", "value"}, []string{
+			"lat = %d", "lon < %d", "lat_label > %d", "lon_label BETWEEN %d AND %d", "time < %d", "value > 1000",
+			"value < %d", "lat IN (%d, %d)",
+		}},
+	}
+	fast := 0
+	for i := range 80 {
+		tb := tables[rng.IntN(len(tables))]
+		var sel []string
+		for range 1 + rng.IntN(4) {
+			sel = append(sel, tb.cols[rng.IntN(len(tb.cols))])
+		}
+		q := "SELECT " + strings.Join(sel, ", ") + " FROM " + tb.name
+		if k := rng.IntN(4); k > 0 {
+			var where []string
+			for range k {
+				term := tb.terms[rng.IntN(len(tb.terms))]
+				args := make([]any, strings.Count(term, "%d"))
+				for a := range args {
+					args[a] = rng.IntN(60) - 10
+				}
+				where = append(where, fmt.Sprintf(term, args...))
+			}
+			q += " WHERE " + strings.Join(where, " AND ")
+		}
+		want := pqQueryAll(t, db, q)
+		b, n, took, err := exportQuery(t, db, q, tetsql.ParquetOptions{RowGroupRows: 3000})
+		if err != nil {
+			t.Fatalf("%d %s: %v", i, q, err)
+		}
+		if took {
+			fast++
+		}
+		if n != int64(len(want)) {
+			t.Fatalf("%s (fast %v): %d rows, SQLite %d", q, took, n, len(want))
+		}
+		_, rows := readParquet(t, b)
+		for r, row := range rows {
+			for c, v := range row {
+				if w := want[r][c]; !sameValue(v, w) && !(w != nil && isNaN(w) && v.IsNull()) {
+					t.Fatalf("%s (fast %v): row %d col %d: %v, want %v", q, took, r, c, v, w)
+				}
+			}
+		}
+	}
+	if fast < 20 {
+		t.Errorf("only %d of 80 queries took the fast path", fast)
+	}
+	t.Logf("%d of 80 queries took the fast path", fast)
 }
