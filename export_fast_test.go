@@ -6,9 +6,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
-	"math"
 	"testing"
 
 	"github.com/tetsql/tetsql"
@@ -281,4 +281,47 @@ func TestExportFastRandom(t *testing.T) {
 		t.Errorf("only %d of 80 queries took the fast path", fast)
 	}
 	t.Logf("%d of 80 queries took the fast path", fast)
+}
+
+// TestExportFastGlob: a many-file table's plain projection is exported
+// straight from its files' scans, file and hive columns included, with
+// the rows SQLite returns; terms on file columns prune as ever.
+func TestExportFastGlob(t *testing.T) {
+	db, err := sql.Open("tetsql", "testdata/era5_monthly/**/*.tet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tc := range []struct {
+		q    string
+		fast bool
+	}{
+		{"SELECT * FROM t2m", true},
+		{"SELECT month, lat_label, value FROM t2m WHERE lat < 3", true},
+		{"SELECT file, value FROM t2m WHERE month >= '11'", false}, // file terms are re-checked by SQLite
+		{"SELECT value, year FROM t2m WHERE value > 0.5", true},
+		{"SELECT value FROM t2m WHERE value * 2 > 1", false},
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			want := pqQueryAll(t, db, tc.q)
+			b, n, took, err := exportQuery(t, db, tc.q, tetsql.ParquetOptions{RowGroupRows: 10000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took != tc.fast {
+				t.Errorf("fast path %v, want %v", took, tc.fast)
+			}
+			if n != int64(len(want)) || n == 0 {
+				t.Fatalf("%d rows, SQLite %d", n, len(want))
+			}
+			_, rows := readParquet(t, b)
+			for r, row := range rows {
+				for c, v := range row {
+					if w := want[r][c]; !sameValue(v, w) && !(w != nil && isNaN(w) && v.IsNull()) {
+						t.Fatalf("row %d col %d: %v, want %v", r, c, v, w)
+					}
+				}
+			}
+		})
+	}
 }
