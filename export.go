@@ -23,8 +23,9 @@ type Export struct {
 	names []string // result columns, as SQLite names them
 	decls []string // their declared types ("" for an expression)
 	cols  []int    // table column of each result column on the fast path; nil: none
-	c     *Conn    // the tetsql connection
-	took  bool     // a writer took the rows from the scan
+	plan  *fastPlan
+	c     *Conn // the tetsql connection
+	took  bool  // a writer took the rows from the scan
 	// routable: the driver may rewrite the query (route.go), so the
 	// program run may not be the one EXPLAIN shows.
 	routable bool
@@ -58,9 +59,11 @@ func NewExport(ctx context.Context, conn *sql.Conn, query string, args ...any) (
 	// The plan EXPLAIN shows is the plan of the same text: not with
 	// arguments, nor with a text the driver may rewrite onto an _agg.
 	if len(args) == 0 && !e.routable {
-		e.cols = fastColumns(ctx, conn, query)
+		if e.plan = fastColumns(ctx, conn, query); e.plan != nil {
+			e.cols = e.plan.cols
+		}
 		if len(e.cols) != len(e.names) || !fastTypes(e.decls) {
-			e.cols = nil
+			e.cols, e.plan = nil, nil
 		}
 	}
 	return e, nil
@@ -101,6 +104,10 @@ func (e *Export) run(ctx context.Context, fn vtab.ExportFunc) (rows *sql.Rows, t
 	var ferr error
 	sess := e.c.session
 	sess.ArmExport(func(es *vtab.ExportScan) (bool, error) {
+		// The cursor runs the plan EXPLAIN showed, or is not the one.
+		if n, s := es.Plan(); int64(n) != e.plan.idxNum || s != e.plan.idxStr {
+			return false, nil
+		}
 		taken, err := fn(es)
 		ferr = err
 		return taken, err

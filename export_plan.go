@@ -25,6 +25,16 @@ import (
 type planOp struct {
 	op         string
 	p1, p2, p3 int64
+	p4         string
+}
+
+// fastPlan is what fastColumns found: the cursor column of each result
+// column, and the plan SQLite passes to the cursor's Filter (idxNum,
+// idxStr), which the cursor must see again when the statement runs.
+type fastPlan struct {
+	cols   []int
+	idxNum int64
+	idxStr string
 }
 
 // loadOps are the instructions allowed outside the loop: loads of
@@ -36,10 +46,9 @@ var loadOps = map[string]bool{
 	"Null": true, "Variable": true, "Copy": true, "SCopy": true,
 }
 
-// fastColumns returns, per result column, the column of the one cells
-// cursor the program reads, or nil when the program is not a plain
-// projection of one virtual table's cursor (see above).
-func fastColumns(ctx context.Context, conn *sql.Conn, query string) []int {
+// fastColumns returns the plan of query when its program is a plain
+// projection of one virtual table's cursor (see above), else nil.
+func fastColumns(ctx context.Context, conn *sql.Conn, query string) *fastPlan {
 	// One SELECT: EXPLAIN of a text holding a second statement would
 	// run that one.
 	q := strings.TrimRight(strings.TrimSpace(query), "; \t\r\n")
@@ -55,10 +64,12 @@ func fastColumns(ctx context.Context, conn *sql.Conn, query string) []int {
 	for rows.Next() {
 		var addr int64
 		var o planOp
-		var p4, p5, comment any
+		var p4 sql.NullString
+		var p5, comment any
 		if err := rows.Scan(&addr, &o.op, &o.p1, &o.p2, &o.p3, &p4, &p5, &comment); err != nil || addr != int64(len(ops)) {
 			return nil
 		}
+		o.p4 = p4.String
 		ops = append(ops, o)
 	}
 	if rows.Err() != nil {
@@ -68,8 +79,8 @@ func fastColumns(ctx context.Context, conn *sql.Conn, query string) []int {
 }
 
 // plainProjection checks ops against the shape above and returns the
-// cursor columns the ResultRow outputs, in order.
-func plainProjection(ops []planOp) []int {
+// cursor columns the ResultRow outputs, in order, with the Filter's plan.
+func plainProjection(ops []planOp) *fastPlan {
 	find := func(name string) int {
 		at := -1
 		for i, o := range ops {
@@ -112,5 +123,15 @@ func plainProjection(ops []planOp) []int {
 		}
 		cols[k] = int(o.p2)
 	}
-	return cols
+	// idxNum is loaded into VFilter's P3 register by an Integer before it.
+	f := ops[filter]
+	for i := filter - 1; i > open; i-- {
+		if ops[i].p2 == f.p3 {
+			if ops[i].op != "Integer" {
+				return nil
+			}
+			return &fastPlan{cols: cols, idxNum: ops[i].p1, idxStr: f.p4}
+		}
+	}
+	return nil
 }

@@ -30,6 +30,18 @@ type ParquetOptions struct {
 	// path of its temporary directory as soon as it exists, so that a
 	// program that may be killed (a signal) can remove it before exiting.
 	OnTempDir func(path string)
+	// Progress, if set, is called as rows are written with how many were
+	// written since its previous call (for a progress line; it must be
+	// cheap: the ordinary path calls it for every row).
+	Progress func(rows int64)
+}
+
+// progress is o.Progress, or a function that does nothing.
+func (o ParquetOptions) progress() func(int64) {
+	if o.Progress != nil {
+		return o.Progress
+	}
+	return func(int64) {}
 }
 
 // DefaultParquetRowGroupRows is the row group size WriteParquet uses when
@@ -90,6 +102,7 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 	}
 	cols := newParquetColumns(names, decls)
 	var f *parquetFile
+	progress := opts.progress()
 	err = scanParquetRows(rows, cols, groupRows, func() error {
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
 		return nil
@@ -98,6 +111,7 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 			return err
 		}
 		n++
+		progress(1)
 		return nil
 	})
 	if err != nil {

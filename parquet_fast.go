@@ -26,34 +26,41 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 	}
 	cols := newParquetColumns(e.names, e.decls)
 	var f *parquetFile
+	progress := opts.progress()
 	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
-		vecs := make([]colbatch.Vec, len(cols))
+		kinds := make([]colbatch.Kind, len(cols))
 		for j := range cols {
-			k := es.Kind(e.cols[j])
-			if !cols[j].holds(k) {
+			kinds[j] = es.Kind(e.cols[j])
+			if !cols[j].holds(kinds[j]) {
 				return false, nil
 			}
-			vecs[j].Kind = k
 		}
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
-		for {
-			for j := range vecs {
-				vecs[j].Reset()
-			}
-			m, err := es.Fill(vecs, e.cols, int(min(fastBatch, groupRows-f.inGroup)))
-			if m > 0 {
+		g := newGroupWriter(f, kinds)
+		err := func() error {
+			for !g.failed.Load() {
+				vecs := g.batch()
+				m, err := es.Fill(vecs, e.cols, int(min(fastBatch, g.room())))
+				if m == 0 {
+					g.free <- vecs
+					return err
+				}
 				if err := e.checkRows(n + int64(m)); err != nil {
-					return true, err
+					return err
 				}
-				if err := f.writeVecs(vecs, m, n); err != nil {
-					return true, err
-				}
+				g.add(vecs, m, n)
 				n += int64(m)
+				progress(int64(m))
+				if err != nil {
+					return err
+				}
 			}
-			if err != nil || m == 0 {
-				return true, err
-			}
+			return nil
+		}()
+		if gerr := g.finish(); err == nil {
+			err = gerr
 		}
+		return true, err
 	})
 	switch {
 	case took && err != nil:
@@ -85,65 +92,44 @@ func (c *parquetColumn) holds(k colbatch.Kind) bool {
 	return false
 }
 
-// writeVecs writes m rows held column by column (every column of the
-// file, in order); before is the number of rows written so far, for
-// messages.
-func (f *parquetFile) writeVecs(vecs []colbatch.Vec, m int, before int64) error {
-	cws := f.pw.ColumnWriters()
-	if cap(f.vals) < m {
-		f.vals = make([]parquet.Value, m)
-	}
-	vals := f.vals[:m]
-	for j := range vecs {
-		c := &f.cols[f.idx[j]]
-		if err := c.vecValues(&vecs[j], vals, j); err != nil {
-			return fmt.Errorf("parquet: column %q, row %d: %w", c.name, before+1, err)
-		}
-		if _, err := cws[j].WriteRowValues(vals); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-	}
-	f.inGroup += int64(m)
-	if f.inGroup == f.groupRows {
-		f.inGroup = 0
-		if err := f.pw.Flush(); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-	}
-	return nil
-}
-
-// vecValues converts v into dst (len = rows) for leaf column j.
+// vecValues converts v into dst (len = rows) for leaf column j: one
+// loop per kind, so that the per-value work is the conversion alone.
 func (c *parquetColumn) vecValues(v *colbatch.Vec, dst []parquet.Value, j int) error {
-	lo, hi := c.kind.intRange()
-	for i := range dst {
-		if v.Null[i] {
-			dst[i] = parquet.NullValue().Level(0, 0, j)
-			continue
+	null := parquet.NullValue().Level(0, 0, j)
+	switch c.kind {
+	case pqInt64, pqUint64:
+		for i, x := range v.I64[:len(dst)] {
+			dst[i] = parquet.Int64Value(x).Level(0, 1, j)
 		}
-		var pv parquet.Value
-		switch c.kind {
-		case pqInt64, pqUint64:
-			pv = parquet.Int64Value(v.I64[i])
-		case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
-			x := v.I64[i]
-			if x < lo || x > hi {
+	case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
+		lo, hi := c.kind.intRange()
+		for i, x := range v.I64[:len(dst)] {
+			if (x < lo || x > hi) && !v.Null[i] {
 				return fmt.Errorf("%w: INTEGER value %d in a column of type %s", ErrParquetType, x, c.kind)
 			}
-			pv = parquet.Int32Value(int32(uint32(x)))
-		case pqFloat:
-			pv = parquet.FloatValue(v.F32[i])
-		case pqDouble:
-			pv = parquet.DoubleValue(v.F64[i])
-		case pqString:
+			dst[i] = parquet.Int32Value(int32(uint32(x))).Level(0, 1, j)
+		}
+	case pqFloat:
+		for i, x := range v.F32[:len(dst)] {
+			dst[i] = parquet.FloatValue(x).Level(0, 1, j)
+		}
+	case pqDouble:
+		for i, x := range v.F64[:len(dst)] {
+			dst[i] = parquet.DoubleValue(x).Level(0, 1, j)
+		}
+	case pqString:
+		for i, s := range v.Str[:len(dst)] {
 			// The column buffer copies the bytes; the label string is
 			// not changed.
-			s := v.Str[i]
-			pv = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
-		default:
-			return fmt.Errorf("%w: column of type %s", ErrParquetType, c.kind)
+			dst[i] = parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s))).Level(0, 1, j)
 		}
-		dst[i] = pv.Level(0, 1, j)
+	default:
+		return fmt.Errorf("%w: column of type %s", ErrParquetType, c.kind)
+	}
+	for i, isNull := range v.Null[:len(dst)] {
+		if isNull {
+			dst[i] = null
+		}
 	}
 	return nil
 }

@@ -108,6 +108,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 		}
 	}()
 	var key strings.Builder
+	progress := opts.progress()
 	err = scanParquetRows(rows, cols, groupRows, func() error { return nil }, func(vals []any) error {
 		key.Reset()
 		for k, i := range part {
@@ -126,6 +127,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 			return err
 		}
 		n++
+		progress(1)
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package tetsql_test
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"errors"
 	"io"
@@ -371,6 +372,28 @@ func BenchmarkWriteParquet(b *testing.B) {
 				b.Fatal(err)
 			}
 			n += rows
+		}
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("export", func(b *testing.B) { // NewExport: the fast path
+		ctx := context.Background()
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer conn.Close()
+		var n, size int64
+		for b.Loop() {
+			e, err := tetsql.NewExport(ctx, conn, q)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var buf bytes.Buffer
+			rows, err := e.WriteParquet(ctx, &buf, tetsql.ParquetOptions{})
+			if err != nil || !e.TookScan() {
+				b.Fatalf("%v (fast path %v)", err, e.TookScan())
+			}
+			n, size = n+rows, size+int64(buf.Len())
 		}
 		b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
 	})

@@ -176,6 +176,11 @@ func (c *parquetColumn) value(v any) (parquet.Value, error) {
 		if f, ok := v.(float64); ok && f >= 1<<63 && f < 1<<64 && f == math.Trunc(f) {
 			return parquet.Int64Value(int64(uint64(f))), nil
 		}
+		if f, ok := v.(float64); ok && f == 1<<64 {
+			return parquet.Value{}, fmt.Errorf("%w: a u64 value within 1024 of 2^64-1 reads as the REAL 2^64 in SQL, "+
+				"which UINT64 cannot hold; select the column without any expression or filter SQLite evaluates "+
+				"(the export then reads it exactly from the file), or CAST it to REAL", ErrParquetType)
+		}
 	case pqDouble:
 		switch x := v.(type) {
 		case float64:

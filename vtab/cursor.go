@@ -18,6 +18,7 @@ type cellsCursor struct {
 	cons   []planner.Constraint
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
+	idxNum int              // of the current Filter
 	vterms []scan.ValueTerm // value terms, evaluated exactly by the scan
 	topk   bool             // this Filter is a top-k: rows come from tk
 	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
@@ -38,7 +39,7 @@ type cellsCursor struct {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.s.Begin()
-	c.topk, c.drained = false, false
+	c.topk, c.drained, c.idxNum = false, false, idxNum
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {

@@ -52,31 +52,77 @@ func (c *cellsCursor) export() error {
 	if c.topk || c.t.quiet {
 		return nil
 	}
-	fn := c.t.session.takeExport()
-	if fn == nil {
-		return nil
-	}
-	taken, err := fn(&ExportScan{c: c})
-	c.t.session.exportUsed = taken
+	taken, err := c.t.session.runExport(c)
 	c.drained = taken
 	return err
 }
 
-// ExportScan is a started cells scan handed to an exporter: its rows,
-// column by column. It is valid only during the ExportFunc call.
-type ExportScan struct {
-	c *cellsCursor
+// runExport hands src to the armed exporter, if any, and reports
+// whether it took the rows.
+func (s *Session) runExport(src exportSource) (bool, error) {
+	fn := s.takeExport()
+	if fn == nil {
+		return false, nil
+	}
+	taken, err := fn(&ExportScan{src: src})
+	s.exportUsed = taken
+	return taken, err
 }
 
-// Columns is the number of columns of the table (dims, labels, value).
-func (e *ExportScan) Columns() int { return e.c.t.valueCol + 1 }
+// exportSource is a cursor whose rows an exporter can take: a cells
+// cursor, or a many-file table's.
+type exportSource interface {
+	filterPlan() (idxNum int, idxStr string)
+	columns() int
+	kind(col int) colbatch.Kind
+	fill(dst []colbatch.Vec, cols []int, max int) (int, error)
+}
+
+// ExportScan is a started scan handed to an exporter: its rows, column
+// by column. It is valid only during the ExportFunc call.
+type ExportScan struct {
+	src exportSource
+}
+
+// Plan is the idxNum and idxStr the cursor's Filter received.
+func (e *ExportScan) Plan() (idxNum int, idxStr string) { return e.src.filterPlan() }
+
+// Columns is the number of columns of the table.
+func (e *ExportScan) Columns() int { return e.src.columns() }
 
 // Kind is the colbatch kind the values of table column col are held in:
 // Int64 for dims and INTEGER labels, Float64 for REAL labels and f64
-// values, Text for TEXT labels, Float32 for f16/f32 values, Int64 or
-// Uint64 for integer values. NaN values are NULL.
-func (e *ExportScan) Kind(col int) colbatch.Kind {
-	t := e.c.t
+// values, Text for TEXT labels (and a many-file table's file and hive
+// columns), Float32 for f16/f32 values, Int64 or Uint64 for integer
+// values. NaN values are NULL.
+func (e *ExportScan) Kind(col int) colbatch.Kind { return e.src.kind(col) }
+
+// Fill appends up to max rows to dst, dst[j] receiving table column
+// cols[j] (its Kind set by the caller), and returns how many it added: 0
+// at the end of the scan. A read error of the scan is returned.
+func (e *ExportScan) Fill(dst []colbatch.Vec, cols []int, max int) (int, error) {
+	if len(dst) != len(cols) {
+		return 0, fmt.Errorf("tet: export of %d columns into %d vectors", len(cols), len(dst))
+	}
+	for j, col := range cols {
+		if col < 0 || col >= e.src.columns() {
+			return 0, fmt.Errorf("tet: export: no column %d", col)
+		}
+		if k := e.src.kind(col); dst[j].Kind != k {
+			return 0, fmt.Errorf("tet: export: column %d is %s, not %s", col, k, dst[j].Kind)
+		}
+	}
+	return e.src.fill(dst, cols, max)
+}
+
+func (c *cellsCursor) filterPlan() (int, string) { return c.idxNum, c.spec }
+
+func (c *cellsCursor) columns() int { return c.t.valueCol + 1 }
+
+func (c *cellsCursor) kind(col int) colbatch.Kind { return c.t.exportKind(col) }
+
+// exportKind is the colbatch kind of column col's values (ExportScan.Kind).
+func (t *cellsTable) exportKind(col int) colbatch.Kind {
 	switch {
 	case col == t.valueCol:
 		switch dt := t.info.DType; dt {
@@ -100,23 +146,8 @@ func (e *ExportScan) Kind(col int) colbatch.Kind {
 	return colbatch.Int64
 }
 
-// Fill appends up to max rows to dst, dst[j] receiving table column
-// cols[j] (its Kind set by the caller), and returns how many it added: 0
-// at the end of the scan. A read error of the scan is returned.
-func (e *ExportScan) Fill(dst []colbatch.Vec, cols []int, max int) (int, error) {
-	c := e.c
-	t := c.t
-	if len(dst) != len(cols) {
-		return 0, fmt.Errorf("tet: %s: export of %d columns into %d vectors", t.qualified, len(cols), len(dst))
-	}
-	for j, col := range cols {
-		if col < 0 || col > t.valueCol {
-			return 0, fmt.Errorf("tet: %s: no column %d", t.qualified, col)
-		}
-		if k := e.Kind(col); dst[j].Kind != k {
-			return 0, fmt.Errorf("tet: %s: column %d is %s, not %s", t.qualified, col, k, dst[j].Kind)
-		}
-	}
+// fill is ExportScan.Fill for a cells cursor, columns checked.
+func (c *cellsCursor) fill(dst []colbatch.Vec, cols []int, max int) (int, error) {
 	n := 0
 	for n < max && !c.s.Eof() {
 		if err := c.s.Err(); err != nil {

@@ -33,6 +33,24 @@ func (s *Shell) modeFor(k *sink) output.Mode {
 // = standard output). A Parquet file holds exactly one result set, so a
 // file that already holds results is refused.
 func (s *Shell) writeParquet(ctx context.Context, rows *sql.Rows, k *sink) error {
+	return s.parquetTo(ctx, k, func(w io.Writer, opts tetsql.ParquetOptions) error {
+		_, err := tetsql.WriteParquet(w, rows, opts)
+		return err
+	})
+}
+
+// exportParquet writes the result of the export e as one Parquet file to
+// k (nil = standard output), as writeParquet does.
+func (s *Shell) exportParquet(ctx context.Context, e *tetsql.Export, k *sink) error {
+	return s.parquetTo(ctx, k, func(w io.Writer, opts tetsql.ParquetOptions) error {
+		_, err := e.WriteParquet(ctx, w, opts)
+		return err
+	})
+}
+
+// parquetTo refuses a destination a Parquet file cannot go to, then has
+// write write it, with a progress line on a terminal.
+func (s *Shell) parquetTo(ctx context.Context, k *sink, write func(io.Writer, tetsql.ParquetOptions) error) error {
 	var dst io.Writer = s.opt.Stdout
 	var prog *output.Progress
 	switch {
@@ -44,12 +62,14 @@ func (s *Shell) writeParquet(ctx context.Context, rows *sql.Rows, k *sink) error
 		return errParquetTerminal
 	case k != nil:
 		dst = k.file
-		if s.opt.StderrTerminal {
-			prog = output.NewProgress(s.opt.Stderr)
-			dst = prog.CountBytes(dst)
-		}
 	}
-	_, err := tetsql.WriteParquet(dst, rows, tetsql.ParquetOptions{Compression: s.opt.Compression})
+	opts := tetsql.ParquetOptions{Compression: s.opt.Compression}
+	if s.opt.StderrTerminal { // rows, bytes and rates on stderr
+		prog = output.NewProgress(s.opt.Stderr)
+		dst = prog.CountBytes(dst)
+		opts.Progress = prog.Add
+	}
+	err := write(dst, opts)
 	if prog != nil {
 		prog.Done()
 	}
