@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/export.sh: Parquet export, tetsql (fast path, ordinary path, CSV)
 # against DuckDB's COPY … TO 'x.parquet' on the same values, in one run.
-# See bench/README.md ("Parquet export vs DuckDB's COPY").
+# See bench/README.md ("Parquet export against DuckDB's COPY").
 #
 # Knobs (environment):
 #   OUT=DIR        results and scratch (default: a new /tmp/export.XXXX);
@@ -48,6 +48,7 @@ for s in "${sizes[@]}"; do
 done
 
 : >"$OUT/totals.tsv"
+: >"$OUT/paths.txt"
 for s in "${sizes[@]}"; do
 	f=$OUT/$s.tet
 	"$TETSQL" --csv --no-header "$f" "$Q_TOTALS" | tr ',' '\t' | sed "s/^/$s\t/" >>"$OUT/totals.tsv"
@@ -109,6 +110,7 @@ step() { # SIZE TOOL ROUND
 	local s=$1 d=$OUT/$1 f=$OUT/$1.tet
 	case $2 in
 	tet-fast) timed "$s" "$2" "$3" "$d/fast.parquet" "$TETSQL" -o "$d/fast.parquet" "$f" "$Q_FAST" ;;
+	tet-nocache) timed "$s" "$2" "$3" "$d/nocache.parquet" "$TETSQL" --cache-budget 0 -o "$d/nocache.parquet" "$f" "$Q_FAST" ;;
 	tet-ordinary) timed "$s" "$2" "$3" "$d/ord.parquet" "$TETSQL" -o "$d/ord.parquet" "$f" "$Q_ORD" ;;
 	tet-csv) timed "$s" "$2" "$3" "$d/out.csv" "$TETSQL" -o "$d/out.csv" "$f" "$Q_FAST" ;;
 	duck-fresh) timed "$s" "$2" "$3" "$d/duck-fresh.parquet" "$PY" "$HELPER" fresh "$d/grid.duckdb" "$d/duck-fresh.parquet" ;;
@@ -118,7 +120,7 @@ step() { # SIZE TOOL ROUND
 	esac
 }
 
-tools=(tet-fast duck-fresh tet-ordinary duck-warm tet-csv tet-warm py-baseline)
+tools=(tet-fast duck-fresh tet-ordinary duck-warm tet-csv tet-nocache tet-warm py-baseline)
 for r in $(seq 1 "$ROUNDS"); do
 	order=("${tools[@]}")
 	if [ $((r % 2)) = 0 ]; then
@@ -137,7 +139,7 @@ log "checking every output file"
 for s in "${sizes[@]}"; do
 	d=$OUT/$s
 	"$PY" "$HELPER" check "tetsql fast.parquet=$d/fast.parquet" "tetsql ord.parquet=$d/ord.parquet" \
-		"tetsql out.csv=$d/out.csv" "tetsql warm=$d/warm.parquet" "duckdb fresh COPY=$d/duck-fresh.parquet" "duckdb warm COPY=$d/duck-warm.parquet" |
+		"tetsql out.csv=$d/out.csv" "tetsql no cache=$d/nocache.parquet" "tetsql warm=$d/warm.parquet" "duckdb fresh COPY=$d/duck-fresh.parquet" "duckdb warm COPY=$d/duck-warm.parquet" |
 		sed "s/^/$s\t/" >>"$OUT/checks.tsv"
 done
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/export_duck.py: the DuckDB side, the answer checks and the report
-of bench/export.sh (see bench/README.md, "Parquet export vs DuckDB's COPY").
+of bench/export.sh (see bench/README.md, "Parquet export against DuckDB's COPY").
 
 Subcommands:
   load PARQUET DB            table grid in a new DuckDB file DB, from the Parquet
@@ -127,6 +127,7 @@ def cmd_report(samples, checks, machine, totals):
                statistics.median(c for _, _, c, _ in v), v[-1][3], len(v)) for k, v in rows.items()}
     labels = [
         ("tet-fast", "tetsql `-o fast.parquet`, plain projection (fast path)", "fresh process"),
+        ("tet-nocache", "tetsql `--cache-budget 0 -o nocache.parquet`, plain projection (fast path, no decoded-chunk cache)", "fresh process"),
         ("tet-ordinary", "tetsql `-o ord.parquet`, `WHERE value = value OR value IS NULL` (database/sql path)", "fresh process"),
         ("tet-csv", "tetsql `-o out.csv` (reference)", "fresh process"),
         ("tet-warm", "tetsql in a warm process (`exportpath -n`): NewExport + WriteParquet of the plain projection into a file, "
@@ -138,7 +139,7 @@ def cmd_report(samples, checks, machine, totals):
     ]
     out = []
     out.append("# Parquet export: tetsql against DuckDB's COPY on the same values\n")
-    out.append("Written by `bench/export.sh` (bench/README.md, \"Parquet export vs DuckDB's COPY\").\n")
+    out.append("Written by `bench/export.sh` (bench/README.md, \"Parquet export against DuckDB's COPY\").\n")
     out.append("```")
     out.append(open(machine).read().rstrip())
     out.append("```\n")

@@ -11,7 +11,7 @@
 // check that the query it times as "fast" qualifies and the one it times
 // as "ordinary" does not.
 //
-//	exportpath -n N -o OUT.parquet [-tag T] [-round R] FILE.tet SQL
+//	exportpath -n N -o OUT.parquet [-tag T] [-round R] [-cpuprofile F] FILE.tet SQL
 //
 // exports once unmeasured, then N times, each into OUT.parquet, on one
 // connection (so the file is opened once and its decoded-chunk cache is
@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -37,12 +38,25 @@ func main() {
 	out := flag.String("o", "", "Parquet file written by each timed export")
 	tag := flag.String("tag", "tet-warm", "first field of each sample line")
 	round := flag.Int("round", 1, "second field of each sample line")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if flag.NArg() != 2 || (*n > 0 && *out == "") {
 		fmt.Fprintln(os.Stderr, "usage: exportpath [-n N -o OUT.parquet [-tag T] [-round R]] FILE.tet SQL")
 		os.Exit(2)
 	}
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "exportpath: cpuprofile:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(flag.Arg(0), flag.Arg(1), *n, *out, *tag, *round); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "exportpath:", err)
 		os.Exit(1)
 	}
