@@ -95,7 +95,7 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 		idx[i] = i
 	}
 	var f *parquetFile
-	err = scanParquetRows(rows, cols, groupRows, func() error {
+	err = scanResultRows(rows, cols, groupRows, "parquet", func() error {
 		f = newParquetFile(w, cols, idx, codec, groupRows)
 		return nil
 	}, func(vals []any) error {
