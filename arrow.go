@@ -20,6 +20,9 @@ type ArrowOptions struct {
 	// size of the result. A batch also ends early once its TEXT and
 	// BLOB values reach ArrowBatchBytes.
 	BatchRows int
+	// OnRows, if set, is called with 1 after each row is added to a
+	// batch, for a progress report.
+	OnRows func(n int64)
 }
 
 // DefaultArrowBatchRows is the record batch size WriteArrow uses when
@@ -127,6 +130,9 @@ func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n in
 			return err
 		}
 		n++
+		if opts.OnRows != nil {
+			opts.OnRows(1)
+		}
 		if b.rows == batchRows || b.varBytes >= ArrowBatchBytes {
 			return b.flush(rw)
 		}

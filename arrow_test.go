@@ -215,12 +215,14 @@ func TestWriteArrowRoundTrip(t *testing.T) {
 		for _, tc := range tests {
 			t.Run(format.name+"/"+tc.name, func(t *testing.T) {
 				want := pqQueryAll(t, db, tc.q)
-				b, n, err := exportArrow(t, db, tc.q, format.file, tetsql.ArrowOptions{BatchRows: 1000})
+				var counted int64
+				b, n, err := exportArrow(t, db, tc.q, format.file, tetsql.ArrowOptions{BatchRows: 1000,
+					OnRows: func(k int64) { counted += k }})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if n != int64(len(want)) {
-					t.Errorf("wrote %d rows, the query has %d", n, len(want))
+				if n != int64(len(want)) || counted != n {
+					t.Errorf("wrote %d rows (OnRows counted %d), the query has %d", n, counted, len(want))
 				}
 				s, recs := readArrow(t, b, format.file)
 				checkFields(t, s, tc.fields)

@@ -110,8 +110,8 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 		}
 		return false, interrupted(ctx, rows.Err())
 	}
-	if s.modeFor(k) == output.Parquet || (k != nil && k.parquet) {
-		return true, s.writeParquet(ctx, rows, k)
+	if m := s.modeFor(k); m.Binary() || (k != nil && k.held.name != "") {
+		return true, s.writeBinary(ctx, rows, k, m)
 	}
 	w, prog, err := s.writer(k)
 	if err != nil {
