@@ -20,9 +20,10 @@ type ArrowOptions struct {
 	// size of the result. A batch also ends early once its TEXT and
 	// BLOB values reach ArrowBatchBytes.
 	BatchRows int
-	// OnRows, if set, is called with 1 after each row is added to a
-	// batch, for a progress report.
-	OnRows func(n int64)
+	// Progress, if set, is called as rows are written with how many were
+	// written since its previous call (for a progress line; it must be
+	// cheap: it is called for every row).
+	Progress func(rows int64)
 }
 
 // DefaultArrowBatchRows is the record batch size WriteArrow uses when
@@ -99,7 +100,11 @@ func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n in
 	if err != nil {
 		return 0, fmt.Errorf("arrow: %w", err)
 	}
-	cols := newParquetColumns(cts)
+	names, decls := make([]string, len(cts)), make([]string, len(cts))
+	for i, ct := range cts {
+		names[i], decls[i] = ct.Name(), ct.DatabaseTypeName()
+	}
+	cols := newParquetColumns(names, decls)
 	cw := &countWriter{w: w}
 	var (
 		b  *arrowBatch
@@ -114,7 +119,7 @@ func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n in
 		}
 	}()
 	err = scanResultRows(rows, cols, int64(batchRows), "arrow", func() error {
-		b = newArrowBatch(cols, cts)
+		b = newArrowBatch(cols)
 		if file {
 			fw, err := ipc.NewFileWriter(cw, ipc.WithSchema(b.schema))
 			if err != nil {
@@ -130,8 +135,8 @@ func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n in
 			return err
 		}
 		n++
-		if opts.OnRows != nil {
-			opts.OnRows(1)
+		if opts.Progress != nil {
+			opts.Progress(1)
 		}
 		if b.rows == batchRows || b.varBytes >= ArrowBatchBytes {
 			return b.flush(rw)

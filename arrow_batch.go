@@ -1,7 +1,6 @@
 package tetsql
 
 import (
-	"database/sql"
 	"fmt"
 	"math"
 	"time"
@@ -22,12 +21,12 @@ type arrowBatch struct {
 	varBytes int                     // bytes of TEXT and BLOB values in it
 }
 
-// newArrowBatch starts the batches of columns cols (whose kinds must all
-// be known) declared as cts.
-func newArrowBatch(cols []parquetColumn, cts []*sql.ColumnType) *arrowBatch {
+// newArrowBatch starts the batches of columns cols, whose kinds must all
+// be known.
+func newArrowBatch(cols []parquetColumn) *arrowBatch {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.name, Type: arrowType(c.kind, cts[i].DatabaseTypeName()), Nullable: true}
+		fields[i] = arrow.Field{Name: c.name, Type: arrowType(c.kind), Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
 	b := &arrowBatch{schema: schema, rb: array.NewRecordBuilder(memory.DefaultAllocator, schema)}
@@ -40,14 +39,25 @@ func newArrowBatch(cols []parquetColumn, cts []*sql.ColumnType) *arrowBatch {
 	return b
 }
 
-// arrowType is the Arrow type of a column of kind k declared as decl.
-func arrowType(k parquetKind, decl string) arrow.DataType {
-	if bits, signed, ok := declaredIntType(decl); ok {
-		return intTypes[signed][bits]
-	}
+// arrowType is the Arrow type of a column of kind k.
+func arrowType(k parquetKind) arrow.DataType {
 	switch k {
+	case pqInt8:
+		return arrow.PrimitiveTypes.Int8
+	case pqInt16:
+		return arrow.PrimitiveTypes.Int16
+	case pqInt32:
+		return arrow.PrimitiveTypes.Int32
 	case pqInt64:
 		return arrow.PrimitiveTypes.Int64
+	case pqUint8:
+		return arrow.PrimitiveTypes.Uint8
+	case pqUint16:
+		return arrow.PrimitiveTypes.Uint16
+	case pqUint32:
+		return arrow.PrimitiveTypes.Uint32
+	case pqUint64:
+		return arrow.PrimitiveTypes.Uint64
 	case pqFloat:
 		return arrow.PrimitiveTypes.Float32
 	case pqDouble:
@@ -58,12 +68,6 @@ func arrowType(k parquetKind, decl string) arrow.DataType {
 		return arrow.FixedWidthTypes.Boolean
 	}
 	return arrow.BinaryTypes.String
-}
-
-// intTypes are the Arrow integer types by signedness and width.
-var intTypes = map[bool]map[int]arrow.DataType{
-	true:  {8: arrow.PrimitiveTypes.Int8, 16: arrow.PrimitiveTypes.Int16, 32: arrow.PrimitiveTypes.Int32, 64: arrow.PrimitiveTypes.Int64},
-	false: {8: arrow.PrimitiveTypes.Uint8, 16: arrow.PrimitiveTypes.Uint16, 32: arrow.PrimitiveTypes.Uint32, 64: arrow.PrimitiveTypes.Uint64},
 }
 
 // append adds one result row; rowNum (1-based) names it in errors.

@@ -203,7 +203,7 @@ func TestWriteArrowRoundTrip(t *testing.T) {
 			[]arrow.Field{i64("time"), i64("station"), str("time_label"), str("station_label"), f("value", arrow.PrimitiveTypes.Float32)}, 19, 9},
 		{"f64 cells", "SELECT * FROM location",
 			[]arrow.Field{i64("station"), i64("coord"), str("station_label"), str("coord_label"), f("value", arrow.PrimitiveTypes.Float64)}, 1, 0},
-		{"i32 cells", "SELECT station, value FROM elevation", []arrow.Field{i64("station"), i64("value")}, 1, 0},
+		{"i32 cells", "SELECT station, value FROM elevation", []arrow.Field{i64("station"), f("value", arrow.PrimitiveTypes.Int32)}, 1, 0},
 		{"expressions", "SELECT value * 2 AS twice, station + 1 AS s, station_label || '!' AS l, NULL AS nulls, " +
 			"CASE WHEN time % 2 = 1 THEN x'00ff' END AS b, time > 3 AS late, station AS station FROM temperature",
 			[]arrow.Field{f("twice", arrow.PrimitiveTypes.Float64), i64("s"), str("l"), str("nulls"),
@@ -217,12 +217,12 @@ func TestWriteArrowRoundTrip(t *testing.T) {
 				want := pqQueryAll(t, db, tc.q)
 				var counted int64
 				b, n, err := exportArrow(t, db, tc.q, format.file, tetsql.ArrowOptions{BatchRows: 1000,
-					OnRows: func(k int64) { counted += k }})
+					Progress: func(k int64) { counted += k }})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if n != int64(len(want)) || counted != n {
-					t.Errorf("wrote %d rows (OnRows counted %d), the query has %d", n, counted, len(want))
+					t.Errorf("wrote %d rows (Progress counted %d), the query has %d", n, counted, len(want))
 				}
 				s, recs := readArrow(t, b, format.file)
 				checkFields(t, s, tc.fields)

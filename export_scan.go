@@ -3,7 +3,6 @@ package tetsql
 import (
 	"database/sql"
 	"fmt"
-	"strings"
 )
 
 // Every export (Parquet, Arrow) shares the column kinds of
@@ -71,25 +70,4 @@ func scanResultRows(rows *sql.Rows, cols []parquetColumn, holdRows int64, format
 		return begin()
 	}
 	return nil
-}
-
-// declaredIntType reads the integer dtype names a column may be declared
-// with (INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, case
-// aside) as a width and signedness; ok is false for any other name, such
-// as INTEGER or BIGINT, whose values are just 64-bit integers.
-func declaredIntType(decl string) (bits int, signed, ok bool) {
-	t := strings.ToUpper(strings.TrimSpace(decl))
-	signed = !strings.HasPrefix(t, "U")
-	t = strings.TrimPrefix(t, "U")
-	switch t {
-	case "INT8":
-		return 8, signed, true
-	case "INT16":
-		return 16, signed, true
-	case "INT32":
-		return 32, signed, true
-	case "INT64":
-		return 64, signed, true
-	}
-	return 0, false, false
 }

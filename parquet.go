@@ -30,6 +30,18 @@ type ParquetOptions struct {
 	// path of its temporary directory as soon as it exists, so that a
 	// program that may be killed (a signal) can remove it before exiting.
 	OnTempDir func(path string)
+	// Progress, if set, is called as rows are written with how many were
+	// written since its previous call (for a progress line; it must be
+	// cheap: the ordinary path calls it for every row).
+	Progress func(rows int64)
+}
+
+// progress is o.Progress, or a function that does nothing.
+func (o ParquetOptions) progress() func(int64) {
+	if o.Progress != nil {
+		return o.Progress
+	}
+	return func(int64) {}
 }
 
 // DefaultParquetRowGroupRows is the row group size WriteParquet uses when
@@ -58,7 +70,10 @@ var ErrParquetType = errors.New("value does not fit the column's Parquet type")
 // Column types come from the declared SQL types (ColumnType's
 // DatabaseTypeName), following SQLite's affinity rules: exactly FLOAT (a
 // tetsql f16/f32 value column) → FLOAT, other REAL/FLOA/DOUB types →
-// DOUBLE, INT types → INT64, CHAR/CLOB/TEXT types → STRING, BLOB →
+// DOUBLE, INT8/INT16/INT32/UINT8/UINT16/UINT32/UINT64 (a tetsql
+// integer value column, named by its dtype's bits) → INT32 or INT64 with
+// the INT(bits, signed) logical type, other INT types → INT64,
+// CHAR/CLOB/TEXT types → STRING, BLOB →
 // BYTE_ARRAY. Columns with no declared type (expressions) or a NUMERIC
 // one take their type from their first non-NULL value (INTEGER → INT64,
 // REAL → DOUBLE, TEXT → STRING, BLOB → BYTE_ARRAY, a boolean → BOOLEAN);
@@ -77,38 +92,54 @@ var ErrParquetType = errors.New("value does not fit the column's Parquet type")
 // On error what was written to w is not a valid Parquet file; write to
 // a temporary file and rename it on success.
 func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, err error) {
-	codec, err := parquetCodec(opts.Compression)
+	codec, groupRows, err := opts.settings()
 	if err != nil {
 		return 0, err
 	}
-	groupRows := opts.RowGroupRows
-	if groupRows <= 0 {
-		groupRows = DefaultParquetRowGroupRows
-	}
-	cts, err := rows.ColumnTypes()
+	names, decls, err := columnInfo(rows)
 	if err != nil {
-		return 0, fmt.Errorf("parquet: %w", err)
+		return 0, err
 	}
-	cols := newParquetColumns(cts)
-	idx := make([]int, len(cols))
-	for i := range idx {
-		idx[i] = i
-	}
+	cols := newParquetColumns(names, decls)
 	var f *parquetFile
+	progress := opts.progress()
 	err = scanResultRows(rows, cols, groupRows, "parquet", func() error {
-		f = newParquetFile(w, cols, idx, codec, groupRows)
+		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
 		return nil
 	}, func(vals []any) error {
 		if err := f.write(vals, n+1); err != nil {
 			return err
 		}
 		n++
+		progress(1)
 		return nil
 	})
 	if err != nil {
 		return n, err
 	}
 	return n, f.close()
+}
+
+// settings are the codec and row-group size of o, defaults applied.
+func (o ParquetOptions) settings() (compress.Codec, int64, error) {
+	codec, err := parquetCodec(o.Compression)
+	if err != nil {
+		return nil, 0, err
+	}
+	groupRows := o.RowGroupRows
+	if groupRows <= 0 {
+		groupRows = DefaultParquetRowGroupRows
+	}
+	return codec, groupRows, nil
+}
+
+// allColumns is 0, 1, …, n-1: a file holding every result column.
+func allColumns(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
 
 // parquetCodec returns the codec named by ParquetOptions.Compression.

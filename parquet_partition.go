@@ -77,7 +77,11 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, fmt.Errorf("parquet: %w", err)
 	}
-	cols := newParquetColumns(cts)
+	names, decls, err := columnInfo(rows)
+	if err != nil {
+		return 0, 0, err
+	}
+	cols := newParquetColumns(names, decls)
 	part, idx, err := partitionColumns(cts, by)
 	if err != nil {
 		return 0, 0, err
@@ -104,6 +108,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 		}
 	}()
 	var key strings.Builder
+	progress := opts.progress()
 	err = scanResultRows(rows, cols, groupRows, "parquet", func() error { return nil }, func(vals []any) error {
 		key.Reset()
 		for k, i := range part {
@@ -122,6 +127,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 			return err
 		}
 		n++
+		progress(1)
 		return nil
 	})
 	if err != nil {

@@ -22,7 +22,42 @@ const (
 	pqString
 	pqBytes
 	pqBool
+	// Integer columns declared by width and sign (a tetsql integer value
+	// column, see valueType in vtab): INT logical types, values range-checked.
+	pqInt8
+	pqInt16
+	pqInt32
+	pqUint8
+	pqUint16
+	pqUint32
+	pqUint64
 )
+
+// narrowInts are the declared names of integer columns by width and
+// sign; "INT64" is pqInt64 like every other INT type.
+var narrowInts = map[string]parquetKind{
+	"INT8": pqInt8, "INT16": pqInt16, "INT32": pqInt32,
+	"UINT8": pqUint8, "UINT16": pqUint16, "UINT32": pqUint32, "UINT64": pqUint64,
+}
+
+// intRange is the range of values a narrow integer kind holds.
+func (k parquetKind) intRange() (lo, hi int64) {
+	switch k {
+	case pqInt8:
+		return math.MinInt8, math.MaxInt8
+	case pqInt16:
+		return math.MinInt16, math.MaxInt16
+	case pqInt32:
+		return math.MinInt32, math.MaxInt32
+	case pqUint8:
+		return 0, math.MaxUint8
+	case pqUint16:
+		return 0, math.MaxUint16
+	case pqUint32:
+		return 0, math.MaxUint32
+	}
+	return 0, math.MaxInt64 // pqUint64 below 2^63; above, REAL (value)
+}
 
 // parquetColumn is one result column and its Parquet type.
 type parquetColumn struct {
@@ -32,24 +67,40 @@ type parquetColumn struct {
 
 // newParquetColumns maps declared SQL types to Parquet types by SQLite's
 // affinity rules and makes the column names unique.
-func newParquetColumns(cts []*sql.ColumnType) []parquetColumn {
-	cols := make([]parquetColumn, len(cts))
+func newParquetColumns(names, decls []string) []parquetColumn {
+	cols := make([]parquetColumn, len(names))
 	used := map[string]bool{}
-	for i, ct := range cts {
-		name := ct.Name()
+	for i, n := range names {
+		name := n
 		for k := 2; used[name]; k++ {
-			name = ct.Name() + "_" + strconv.Itoa(k)
+			name = n + "_" + strconv.Itoa(k)
 		}
 		used[name] = true
-		cols[i] = parquetColumn{name: name, kind: declaredKind(ct.DatabaseTypeName())}
+		cols[i] = parquetColumn{name: name, kind: declaredKind(decls[i])}
 	}
 	return cols
+}
+
+// columnInfo returns the names and declared types of rows' columns.
+func columnInfo(rows *sql.Rows) (names, decls []string, err error) {
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, nil, fmt.Errorf("parquet: %w", err)
+	}
+	names, decls = make([]string, len(cts)), make([]string, len(cts))
+	for i, ct := range cts {
+		names[i], decls[i] = ct.Name(), ct.DatabaseTypeName()
+	}
+	return names, decls, nil
 }
 
 // declaredKind is the Parquet type of a declared SQL type; pqUnknown for
 // none or a NUMERIC-affinity one, whose values may be of any class.
 func declaredKind(t string) parquetKind {
 	t = strings.ToUpper(strings.TrimSpace(t))
+	if k, ok := narrowInts[t]; ok {
+		return k
+	}
 	switch {
 	case t == "FLOAT":
 		return pqFloat
@@ -109,6 +160,26 @@ func (c *parquetColumn) value(v any) (parquet.Value, error) {
 	case pqInt64:
 		if i, ok := asInt64(v); ok {
 			return parquet.Int64Value(i), nil
+		}
+	case pqInt8, pqInt16, pqInt32, pqUint8, pqUint16, pqUint32:
+		if i, ok := asInt64(v); ok {
+			if lo, hi := c.kind.intRange(); i >= lo && i <= hi {
+				return parquet.Int32Value(int32(uint32(i))), nil
+			}
+		}
+	case pqUint64:
+		if i, ok := asInt64(v); ok && i >= 0 {
+			return parquet.Int64Value(i), nil
+		}
+		// SQLite returns a u64 above 2^63-1 as REAL: exact integers in
+		// [2^63, 2^64) go back to their bits.
+		if f, ok := v.(float64); ok && f >= 1<<63 && f < 1<<64 && f == math.Trunc(f) {
+			return parquet.Int64Value(int64(uint64(f))), nil
+		}
+		if f, ok := v.(float64); ok && f == 1<<64 {
+			return parquet.Value{}, fmt.Errorf("%w: a u64 value within 1024 of 2^64-1 reads as the REAL 2^64 in SQL, "+
+				"which UINT64 cannot hold; select the column without any expression or filter SQLite evaluates "+
+				"(the export then reads it exactly from the file), or CAST it to REAL", ErrParquetType)
 		}
 	case pqDouble:
 		switch x := v.(type) {
@@ -186,7 +257,8 @@ func sqlClass(v any) string {
 
 // String names the Parquet type for messages.
 func (k parquetKind) String() string {
-	return [...]string{"unknown", "INT64", "FLOAT", "DOUBLE", "STRING", "BYTE_ARRAY", "BOOLEAN"}[k]
+	return [...]string{"unknown", "INT64", "FLOAT", "DOUBLE", "STRING", "BYTE_ARRAY", "BOOLEAN",
+		"INT(8)", "INT(16)", "INT(32)", "UINT(8)", "UINT(16)", "UINT(32)", "UINT(64)"}[k]
 }
 
 // parquetSchema is the file schema: one optional leaf per column, in
@@ -206,6 +278,10 @@ func parquetSchema(cols []parquetColumn) *parquet.Schema {
 			leaf = parquet.Leaf(parquet.ByteArrayType)
 		case pqBool:
 			leaf = parquet.Leaf(parquet.BooleanType)
+		case pqInt8, pqInt16, pqInt32:
+			leaf = parquet.Int(8 << (c.kind - pqInt8))
+		case pqUint8, pqUint16, pqUint32, pqUint64:
+			leaf = parquet.Uint(8 << (c.kind - pqUint8))
 		default:
 			leaf = parquet.String()
 		}

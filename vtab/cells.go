@@ -2,6 +2,7 @@ package vtab
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tetsql/tetsql/array"
@@ -138,9 +139,12 @@ func newCells(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*cellsTable, e
 	return t, nil
 }
 
-// valueType is the declared type of a value column: INTEGER for integer
-// dtypes, FLOAT for f16/f32 (REAL affinity; clients may print such values
-// in single precision) and REAL for f64.
+// valueType is the declared type of a value column: FLOAT for f16/f32
+// (REAL affinity; clients may print such values in single precision), REAL
+// for f64, and for integer dtypes their width and sign in bits as numpy
+// and Arrow spell them (INT8 … INT64, UINT8 … UINT64). Every one of those
+// contains "INT", so SQLite gives the column INTEGER affinity exactly as
+// it did for INTEGER; exports read the width from the name.
 func valueType(dt array.DType) string {
 	switch dt {
 	case array.F16, array.F32:
@@ -148,7 +152,11 @@ func valueType(dt array.DType) string {
 	case array.F64:
 		return "REAL"
 	}
-	return "INTEGER"
+	bits := strconv.Itoa(8 * dt.Size())
+	if dt.IsSigned() {
+		return "INT" + bits
+	}
+	return "UINT" + bits
 }
 
 // target maps a column number to a planner target.

@@ -18,6 +18,7 @@ type cellsCursor struct {
 	cons   []planner.Constraint
 	specs  []argSpec
 	spec   string           // idxStr that specs were parsed from
+	idxNum int              // of the current Filter
 	vterms []scan.ValueTerm // value terms, evaluated exactly by the scan
 	topk   bool             // this Filter is a top-k: rows come from tk
 	tk     *topkCursor      // the rows of a top-k plan (cells_topk.go), made by its first Filter
@@ -28,6 +29,9 @@ type cellsCursor struct {
 	runAxis   int
 	base      int
 	remaining int64 // the Filter's row limit (-1: none), for every run
+	// drained: an exporter took this Filter's rows (export.go); SQLite
+	// sees none.
+	drained bool
 }
 
 // Filter plans the chunks for one set of argument values. SQLite calls it
@@ -35,7 +39,7 @@ type cellsCursor struct {
 func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error {
 	panicPoint("xFilter")
 	c.s.Begin()
-	c.topk = false
+	c.topk, c.drained, c.idxNum = false, false, idxNum
 	if idxStr != c.spec || c.specs == nil {
 		specs, err := parseIdxStr(idxStr)
 		if err != nil {
@@ -118,12 +122,18 @@ func (c *cellsCursor) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) e
 	if err := c.s.Start(&c.plan, offset, remaining, c.vterms); err != nil {
 		return err
 	}
-	return c.nextRun()
+	if err := c.nextRun(); err != nil {
+		return err
+	}
+	return c.export()
 }
 
 // Next moves to the next row. A read error is kept and reported through
 // Column (which carries a message to SQLite) and the following Next.
 func (c *cellsCursor) Next() error {
+	if c.drained {
+		return nil
+	}
 	if c.topk {
 		return c.topkNext()
 	}
@@ -136,10 +146,18 @@ func (c *cellsCursor) Next() error {
 // Step is Next then Eof (sqlitevt.Stepper): xNext makes one call per row
 // into the cursor instead of two.
 func (c *cellsCursor) Step() (bool, error) {
-	if c.topk {
+	switch {
+	case c.drained:
+		return true, nil
+	case c.topk:
 		err := c.topkNext()
 		return c.tk.eof(), err
 	}
+	return c.scanStep()
+}
+
+// scanStep is Step of a plain scan: the next row, run after run.
+func (c *cellsCursor) scanStep() (bool, error) {
 	eof, err := c.s.Step()
 	if eof && err == nil && len(c.runs) > 0 {
 		err = c.nextRun()
@@ -151,6 +169,9 @@ func (c *cellsCursor) Step() (bool, error) {
 // Eof reports the end of rows; after a read error it stays false so that
 // SQLite asks for a column and receives the error message.
 func (c *cellsCursor) Eof() bool {
+	if c.drained {
+		return true
+	}
 	if c.topk {
 		return c.tk.eof()
 	}

@@ -31,6 +31,10 @@ type manyCells struct {
 	shift uint // rowid = file index << shift | the file's own rowid
 	// fileRows counts the rows of the current file returned so far.
 	fileRows int64
+	// idxNum and idxStr are the current Filter's plan (an exporter
+	// checks them).
+	idxNum int
+	idxStr string
 }
 
 // manyPlan is a many-file Filter's arguments taken apart.
@@ -147,7 +151,11 @@ func (c *manyCells) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 		return err
 	}
 	c.files, c.next, c.done = files, 0, false
-	return c.advance()
+	c.idxNum, c.idxStr = idxNum, idxStr
+	if err := c.advance(); err != nil {
+		return err
+	}
+	return c.export()
 }
 
 // advance moves to the first row of the next file that has one.

@@ -35,6 +35,12 @@ type Session struct {
 	ManyCacheBudget int64
 
 	tables atomic.Uint64 // tables connected or dropped, see TableEvents
+
+	// export is the armed exporter (export.go), exportUsed whether a scan
+	// took it. Only the connection's own statements touch them, one at a
+	// time.
+	export     ExportFunc
+	exportUsed bool
 }
 
 // NewSession returns a session whose tables open files through reg.

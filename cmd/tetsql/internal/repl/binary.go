@@ -36,14 +36,41 @@ func (s *Shell) modeFor(k *sink) output.Mode {
 }
 
 // writeBinary writes the result set rows in the binary mode m (Parquet,
-// Arrow) to k (nil = standard output). Such a file holds exactly one
-// result set, so a file that already holds results is refused, and
-// binary data is never written to a terminal (useless there, and it may
-// upset the terminal).
+// Arrow) to k (nil = standard output), as binaryTo says.
 func (s *Shell) writeBinary(ctx context.Context, rows *sql.Rows, k *sink, m output.Mode) error {
+	return s.binaryTo(ctx, k, m, func(w io.Writer, progress func(int64)) error {
+		var err error
+		aopts := tetsql.ArrowOptions{Progress: progress}
+		switch {
+		case m == output.Arrow && k != nil && arrowFilePath(k.path):
+			_, err = tetsql.WriteArrowFile(w, rows, aopts)
+		case m == output.Arrow:
+			_, err = tetsql.WriteArrow(w, rows, aopts)
+		default:
+			_, err = tetsql.WriteParquet(w, rows, tetsql.ParquetOptions{Compression: s.opt.Compression, Progress: progress})
+		}
+		return err
+	})
+}
+
+// exportParquet writes the result of the export e as one Parquet file to
+// k (nil = standard output), as writeBinary does.
+func (s *Shell) exportParquet(ctx context.Context, e *tetsql.Export, k *sink) error {
+	return s.binaryTo(ctx, k, output.Parquet, func(w io.Writer, progress func(int64)) error {
+		_, err := e.WriteParquet(ctx, w, tetsql.ParquetOptions{Compression: s.opt.Compression, Progress: progress})
+		return err
+	})
+}
+
+// binaryTo refuses a destination the binary mode m cannot go to, then has
+// write write it, with a progress line on a terminal (also when standard
+// output is piped). Such a file or stream holds exactly one result set,
+// so a file that already holds results is refused, and binary data is
+// never written to a terminal (useless there, and it may upset the
+// terminal).
+func (s *Shell) binaryTo(ctx context.Context, k *sink, m output.Mode, write func(w io.Writer, progress func(int64)) error) error {
 	f := binaryFormats[m]
 	var dst io.Writer = s.opt.Stdout
-	var prog *output.Progress
 	switch {
 	case k != nil && k.held.name != "":
 		return fmt.Errorf("%s already holds %s result set and %s file holds one: use .once FILE for each query", k.path, k.held.name, k.held.name)
@@ -57,24 +84,15 @@ func (s *Shell) writeBinary(ctx context.Context, rows *sql.Rows, k *sink, m outp
 			"use -o FILE%s or .once FILE%s, or redirect standard output", m, f.ext, f.ext)
 	case k != nil:
 		dst = k.file
-		if s.opt.StderrTerminal {
-			prog = output.NewProgress(s.opt.Stderr)
-			dst = prog.CountBytes(dst)
-		}
 	}
-	var err error
-	var aopts tetsql.ArrowOptions
-	if prog != nil {
-		aopts.OnRows = prog.Add
+	progress := func(int64) {}
+	var prog *output.Progress
+	if s.opt.StderrTerminal { // rows, bytes and rates on stderr
+		prog = output.NewProgress(s.opt.Stderr)
+		dst = prog.CountBytes(dst)
+		progress = prog.Add
 	}
-	switch {
-	case m == output.Arrow && k != nil && arrowFilePath(k.path):
-		_, err = tetsql.WriteArrowFile(dst, rows, aopts)
-	case m == output.Arrow:
-		_, err = tetsql.WriteArrow(dst, rows, aopts)
-	default:
-		_, err = tetsql.WriteParquet(dst, rows, tetsql.ParquetOptions{Compression: s.opt.Compression})
-	}
+	err := write(dst, progress)
 	if prog != nil {
 		prog.Done()
 	}

@@ -38,7 +38,15 @@ func (s *Shell) ExportPartitioned(ctx context.Context, query, dir string, by []s
 	defer func() { untrack() }()
 	opts := tetsql.ParquetOptions{Compression: s.opt.Compression,
 		OnTempDir: func(tmp string) { untrack = output.TrackTempDir(tmp) }} // removed on SIGTERM too
+	var prog *output.Progress
+	if s.opt.StderrTerminal { // rows and rate on stderr
+		prog = output.NewProgress(s.opt.Stderr)
+		opts.Progress = prog.Add
+	}
 	files, n, err := tetsql.WriteParquetPartitioned(dir, rows, by, opts)
+	if prog != nil {
+		prog.Done()
+	}
 	if err != nil {
 		return interrupted(ctx, err)
 	}
