@@ -92,10 +92,6 @@ type recordWriter interface {
 
 // writeArrow writes the rows as an IPC stream, or an IPC file if file.
 func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n int64, err error) {
-	batchRows := opts.BatchRows
-	if batchRows <= 0 {
-		batchRows = DefaultArrowBatchRows
-	}
 	cts, err := rows.ColumnTypes()
 	if err != nil {
 		return 0, fmt.Errorf("arrow: %w", err)
@@ -105,54 +101,94 @@ func writeArrow(w io.Writer, rows *sql.Rows, opts ArrowOptions, file bool) (n in
 		names[i], decls[i] = ct.Name(), ct.DatabaseTypeName()
 	}
 	cols := newParquetColumns(names, decls)
-	cw := &countWriter{w: w}
-	var (
-		b  *arrowBatch
-		rw recordWriter
-	)
-	defer func() {
-		if b != nil {
-			b.release()
-		}
-		if err != nil && cw.n > 0 && !file {
-			cutStream(cw)
-		}
-	}()
-	err = scanResultRows(rows, cols, int64(batchRows), "arrow", func() error {
-		b = newArrowBatch(cols)
-		if file {
-			fw, err := ipc.NewFileWriter(cw, ipc.WithSchema(b.schema))
-			if err != nil {
-				return fmt.Errorf("arrow: %w", err)
-			}
-			rw = fw
-		} else {
-			rw = ipc.NewWriter(cw, ipc.WithSchema(b.schema))
-		}
-		return nil
+	out := newArrowOut(w, opts, file)
+	progress := opts.progress()
+	err = scanResultRows(rows, cols, int64(out.batchRows), "arrow", func() error {
+		return out.start(cols)
 	}, func(vals []any) error {
-		if err := b.append(vals, n+1); err != nil {
+		if err := out.b.append(vals, n+1); err != nil {
 			return err
 		}
 		n++
-		if opts.Progress != nil {
-			opts.Progress(1)
-		}
-		if b.rows == batchRows || b.varBytes >= ArrowBatchBytes {
-			return b.flush(rw)
-		}
-		return nil
+		progress(1)
+		return out.flushIfFull()
 	})
+	return n, out.finish(err)
+}
+
+// progress is o.Progress, or a function that does nothing.
+func (o ArrowOptions) progress() func(int64) {
+	if o.Progress != nil {
+		return o.Progress
+	}
+	return func(int64) {}
+}
+
+// arrowOut is an Arrow IPC stream or file being written.
+type arrowOut struct {
+	cw        *countWriter
+	file      bool
+	batchRows int
+	b         *arrowBatch  // nil until start
+	rw        recordWriter // nil until start
+}
+
+// newArrowOut prepares an IPC stream (or file) on w; start begins it.
+func newArrowOut(w io.Writer, opts ArrowOptions, file bool) *arrowOut {
+	batchRows := opts.BatchRows
+	if batchRows <= 0 {
+		batchRows = DefaultArrowBatchRows
+	}
+	return &arrowOut{cw: &countWriter{w: w}, file: file, batchRows: batchRows}
+}
+
+// start begins the output with the columns cols, whose kinds must all be
+// known. Nothing is written before the first batch (or the end).
+func (o *arrowOut) start(cols []parquetColumn) error {
+	o.b = newArrowBatch(cols)
+	if !o.file {
+		o.rw = ipc.NewWriter(o.cw, ipc.WithSchema(o.b.schema))
+		return nil
+	}
+	fw, err := ipc.NewFileWriter(o.cw, ipc.WithSchema(o.b.schema))
 	if err != nil {
-		return n, err
+		o.b.release()
+		o.b = nil
+		return fmt.Errorf("arrow: %w", err)
 	}
-	if err := b.flush(rw); err != nil {
-		return n, err
+	o.rw = fw
+	return nil
+}
+
+// flushIfFull writes the batch being built once it holds BatchRows rows
+// or ArrowBatchBytes of TEXT and BLOB values.
+func (o *arrowOut) flushIfFull() error {
+	if o.b.rows >= o.batchRows || o.b.varBytes >= ArrowBatchBytes {
+		return o.b.flush(o.rw)
 	}
-	if err := rw.Close(); err != nil {
-		return n, fmt.Errorf("arrow: %w", err)
+	return nil
+}
+
+// finish ends the output after the rows ended with err: on success it
+// writes the last batch and the end of the stream (or the file's
+// footer); on error it cuts a stream off (see cutStream). It frees the
+// batch's memory and returns the first error.
+func (o *arrowOut) finish(err error) error {
+	if o.b != nil {
+		defer o.b.release()
+		if err == nil {
+			err = o.b.flush(o.rw)
+		}
+		if err == nil {
+			if cerr := o.rw.Close(); cerr != nil {
+				err = fmt.Errorf("arrow: %w", cerr)
+			}
+		}
 	}
-	return n, nil
+	if err != nil && o.cw.n > 0 && !o.file {
+		cutStream(o.cw)
+	}
+	return err
 }
 
 // cutStream ends a failed stream inside a message: a continuation marker

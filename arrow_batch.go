@@ -19,6 +19,7 @@ type arrowBatch struct {
 	nulls    []func()                // append a NULL
 	rows     int                     // rows in the batch being built
 	varBytes int                     // bytes of TEXT and BLOB values in it
+	valid    []bool                  // scratch of appendVecs
 }
 
 // newArrowBatch starts the batches of columns cols, whose kinds must all

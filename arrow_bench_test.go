@@ -1,6 +1,7 @@
 package tetsql_test
 
 import (
+	"context"
 	"database/sql"
 	"io"
 	"testing"
@@ -40,6 +41,41 @@ func BenchmarkExportFormats(b *testing.B) {
 				rows.Close()
 				if err != nil || k != 250344 {
 					b.Fatalf("%d rows, %v", k, err)
+				}
+				n += k
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+	// The same through NewExport: the fast path, straight from the scan.
+	fast := []struct {
+		name  string
+		write func(*tetsql.Export, io.Writer) (int64, error)
+	}{
+		{"parquet-fast", func(e *tetsql.Export, w io.Writer) (int64, error) {
+			return e.WriteParquet(context.Background(), w, tetsql.ParquetOptions{})
+		}},
+		{"arrow-fast", func(e *tetsql.Export, w io.Writer) (int64, error) {
+			return e.WriteArrow(context.Background(), w, tetsql.ArrowOptions{})
+		}},
+	}
+	for _, wr := range fast {
+		b.Run(wr.name, func(b *testing.B) {
+			ctx := context.Background()
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer conn.Close()
+			var n int64
+			for b.Loop() {
+				e, err := tetsql.NewExport(ctx, conn, q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				k, err := wr.write(e, io.Discard)
+				if err != nil || k != 250344 || !e.TookScan() {
+					b.Fatalf("%d rows, fast path %v, %v", k, e.TookScan(), err)
 				}
 				n += k
 			}

@@ -53,11 +53,21 @@ func (s *Shell) writeBinary(ctx context.Context, rows *sql.Rows, k *sink, m outp
 	})
 }
 
-// exportParquet writes the result of the export e as one Parquet file to
-// k (nil = standard output), as writeBinary does.
-func (s *Shell) exportParquet(ctx context.Context, e *tetsql.Export, k *sink) error {
-	return s.binaryTo(ctx, k, output.Parquet, func(w io.Writer, progress func(int64)) error {
-		_, err := e.WriteParquet(ctx, w, tetsql.ParquetOptions{Compression: s.opt.Compression, Progress: progress})
+// exportBinary writes the result of the export e in the binary mode m to
+// k (nil = standard output), as writeBinary does, straight from the cells
+// scan where the query allows.
+func (s *Shell) exportBinary(ctx context.Context, e *tetsql.Export, k *sink, m output.Mode) error {
+	return s.binaryTo(ctx, k, m, func(w io.Writer, progress func(int64)) error {
+		var err error
+		aopts := tetsql.ArrowOptions{Progress: progress}
+		switch {
+		case m == output.Arrow && k != nil && arrowFilePath(k.path):
+			_, err = e.WriteArrowFile(ctx, w, aopts)
+		case m == output.Arrow:
+			_, err = e.WriteArrow(ctx, w, aopts)
+		default:
+			_, err = e.WriteParquet(ctx, w, tetsql.ParquetOptions{Compression: s.opt.Compression, Progress: progress})
+		}
 		return err
 	})
 }
