@@ -28,34 +28,39 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 	var f *parquetFile
 	progress := opts.progress()
 	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
-		vecs := make([]colbatch.Vec, len(cols))
+		kinds := make([]colbatch.Kind, len(cols))
 		for j := range cols {
-			k := es.Kind(e.cols[j])
-			if !cols[j].holds(k) {
+			kinds[j] = es.Kind(e.cols[j])
+			if !cols[j].holds(kinds[j]) {
 				return false, nil
 			}
-			vecs[j].Kind = k
 		}
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
-		for {
-			for j := range vecs {
-				vecs[j].Reset()
-			}
-			m, err := es.Fill(vecs, e.cols, int(min(fastBatch, groupRows-f.inGroup)))
-			if m > 0 {
+		g := newGroupWriter(f, kinds)
+		err := func() error {
+			for !g.failed.Load() {
+				vecs := g.batch()
+				m, err := es.Fill(vecs, e.cols, int(min(fastBatch, g.room())))
+				if m == 0 {
+					g.free <- vecs
+					return err
+				}
 				if err := e.checkRows(n + int64(m)); err != nil {
-					return true, err
+					return err
 				}
-				if err := f.writeVecs(vecs, m, n); err != nil {
-					return true, err
-				}
+				g.add(vecs, m, n)
 				n += int64(m)
 				progress(int64(m))
+				if err != nil {
+					return err
+				}
 			}
-			if err != nil || m == 0 {
-				return true, err
-			}
+			return nil
+		}()
+		if gerr := g.finish(); err == nil {
+			err = gerr
 		}
+		return true, err
 	})
 	switch {
 	case took && err != nil:
@@ -85,34 +90,6 @@ func (c *parquetColumn) holds(k colbatch.Kind) bool {
 		return k == colbatch.Text
 	}
 	return false
-}
-
-// writeVecs writes m rows held column by column (every column of the
-// file, in order); before is the number of rows written so far, for
-// messages.
-func (f *parquetFile) writeVecs(vecs []colbatch.Vec, m int, before int64) error {
-	cws := f.pw.ColumnWriters()
-	if cap(f.vals) < m {
-		f.vals = make([]parquet.Value, m)
-	}
-	vals := f.vals[:m]
-	for j := range vecs {
-		c := &f.cols[f.idx[j]]
-		if err := c.vecValues(&vecs[j], vals, j); err != nil {
-			return fmt.Errorf("parquet: column %q, row %d: %w", c.name, before+1, err)
-		}
-		if _, err := cws[j].WriteRowValues(vals); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-	}
-	f.inGroup += int64(m)
-	if f.inGroup == f.groupRows {
-		f.inGroup = 0
-		if err := f.pw.Flush(); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-	}
-	return nil
 }
 
 // vecValues converts v into dst (len = rows) for leaf column j: one

@@ -17,7 +17,6 @@ type parquetFile struct {
 	batch     []parquet.Row   // rows reused batch after batch
 	inGroup   int64
 	groupRows int64
-	vals      []parquet.Value // one column's values of a batch (writeVecs), reused
 }
 
 // newParquetFile starts a file on w holding the columns idx of cols,
