@@ -3,6 +3,10 @@ module github.com/tetsql/tetsql
 go 1.26.8
 
 require (
+	// root package (WriteArrow, WriteArrowFile): Arrow IPC stream and
+	// file output, the Apache Arrow project's own pure-Go library, so
+	// that every Arrow reader (pyarrow, polars, DuckDB, Spark) agrees.
+	github.com/apache/arrow-go/v18 v18.8.0
 	// tetcore: memory-maps .tet files read-only.
 	github.com/edsrzf/mmap-go v1.2.0
 	// tgm: Tensogram metadata, descriptors, index and hash frames are
@@ -39,11 +43,13 @@ require (
 )
 
 require (
-	github.com/andybalholm/brotli v1.1.1 // indirect
+	github.com/andybalholm/brotli v1.2.3 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
+	github.com/goccy/go-json v0.10.6 // indirect
+	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
@@ -52,7 +58,8 @@ require (
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
-	google.golang.org/protobuf v1.34.2 // indirect
+	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )

@@ -103,7 +103,7 @@ func WriteParquet(w io.Writer, rows *sql.Rows, opts ParquetOptions) (n int64, er
 	cols := newParquetColumns(names, decls)
 	var f *parquetFile
 	progress := opts.progress()
-	err = scanParquetRows(rows, cols, groupRows, func() error {
+	err = scanResultRows(rows, cols, groupRows, "parquet", func() error {
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
 		return nil
 	}, func(vals []any) error {

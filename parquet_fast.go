@@ -36,20 +36,29 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 			}
 		}
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
-		g := newGroupWriter(f, kinds)
+		vecs := make([]colbatch.Vec, len(cols))
+		for j := range vecs {
+			vecs[j].Kind = kinds[j]
+		}
+		p := newPipeWriter(f)
+		var inGroup int64 // rows sent for the current row group
 		err := func() error {
-			for !g.failed.Load() {
-				vecs := g.batch()
-				m, err := es.Fill(vecs, e.cols, int(min(fastBatch, g.room())))
+			for !p.failed.Load() {
+				for j := range vecs {
+					vecs[j].Reset()
+				}
+				m, err := es.Fill(vecs, e.cols, int(min(fastBatch, groupRows-inGroup)))
 				if m == 0 {
-					g.free <- vecs
 					return err
 				}
 				if err := e.checkRows(n + int64(m)); err != nil {
 					return err
 				}
-				g.add(vecs, m, n)
+				if err := p.write(vecs, m, n); err != nil {
+					return err
+				}
 				n += int64(m)
+				inGroup = (inGroup + int64(m)) % groupRows
 				progress(int64(m))
 				if err != nil {
 					return err
@@ -57,8 +66,8 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 			}
 			return nil
 		}()
-		if gerr := g.finish(); err == nil {
-			err = gerr
+		if perr := p.finish(); err == nil {
+			err = perr
 		}
 		return true, err
 	})

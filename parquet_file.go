@@ -1,7 +1,6 @@
 package tetsql
 
 import (
-	"database/sql"
 	"fmt"
 	"io"
 
@@ -82,68 +81,6 @@ func (f *parquetFile) close() error {
 	}
 	if err := f.pw.Close(); err != nil {
 		return fmt.Errorf("parquet: %w", err)
-	}
-	return nil
-}
-
-// scanParquetRows reads rows to the end. Columns of unknown kind take it
-// from their first non-NULL value; the rows read meanwhile are held (at
-// most min(groupRows, ParquetInferRows)), then start is called once with
-// every kind known (a column NULL throughout becomes STRING) and every
-// row, held ones first, goes to emit in order. emit may keep vals only
-// until it returns.
-func scanParquetRows(rows *sql.Rows, cols []parquetColumn, groupRows int64, start func() error, emit func(vals []any) error) error {
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	var pending [][]any
-	started := false
-	begin := func() error {
-		for i := range cols {
-			if cols[i].kind == pqUnknown { // NULL in every row so far
-				cols[i].kind = pqString
-			}
-		}
-		started = true
-		if err := start(); err != nil {
-			return err
-		}
-		for _, r := range pending {
-			if err := emit(r); err != nil {
-				return err
-			}
-		}
-		pending = nil
-		return nil
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return fmt.Errorf("parquet: %w", err)
-		}
-		if started {
-			if err := emit(vals); err != nil {
-				return err
-			}
-			continue
-		}
-		known := true
-		for i := range cols {
-			known = cols[i].infer(vals[i]) && known
-		}
-		pending = append(pending, append([]any(nil), vals...))
-		if known || int64(len(pending)) == min(groupRows, ParquetInferRows) {
-			if err := begin(); err != nil {
-				return err
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("parquet: %w", err)
-	}
-	if !started {
-		return begin()
 	}
 	return nil
 }

@@ -109,7 +109,7 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	}()
 	var key strings.Builder
 	progress := opts.progress()
-	err = scanParquetRows(rows, cols, groupRows, func() error { return nil }, func(vals []any) error {
+	err = scanResultRows(rows, cols, groupRows, "parquet", func() error { return nil }, func(vals []any) error {
 		key.Reset()
 		for k, i := range part {
 			if k > 0 {

@@ -51,13 +51,13 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.SetOutput(io.Discard)
 	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
 	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
-	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line parquet (default: box on a terminal, else csv)")
+	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
 	csv := fs.Bool("csv", false, "same as --mode csv")
 	json := fs.Bool("json", false, "same as --mode json")
 	fs.BoolVar(&o.header, "header", true, "header row in csv and tsv")
 	noHeader := fs.Bool("no-header", false, "no header row in csv and tsv")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
-	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet) picks the mode unless --mode is given")
+	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet, .arrows for an Arrow IPC stream, .arrow .feather for an Arrow IPC file) picks the mode unless --mode is given")
 	fs.StringSliceVar(&o.partitionBy, "partition-by", nil, "write a hive-partitioned Parquet dataset into the directory -o DIR, one directory level per `COLUMN` (comma-separated); needs the query as the SQL argument")
 	fs.StringVar(&o.compression, "compression", "zstd", "`CODEC` of Parquet output: zstd snappy gzip none")
 	fs.BoolVar(&o.stats, "stats", false, "print chunks/rows/bytes read by each scan to stderr after each statement")
@@ -159,7 +159,7 @@ func checkPartitionBy(o *options) error {
 		return errors.New("--partition-by exports one query: -c and -f do not go with it")
 	}
 	switch strings.ToLower(filepath.Ext(o.output)) {
-	case ".csv", ".json", ".jsonl", ".ndjson", ".md", ".markdown", ".tsv", ".tab", ".txt":
+	case ".csv", ".json", ".jsonl", ".ndjson", ".md", ".markdown", ".tsv", ".tab", ".txt", ".arrows", ".arrow", ".feather":
 		return fmt.Errorf("--partition-by writes Parquet files into a directory, not %s", o.output)
 	}
 	return nil

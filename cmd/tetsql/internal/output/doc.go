@@ -1,6 +1,8 @@
 // Package output provides the result formatters of the tetsql shell: box,
 // table, csv, tsv, json, jsonl, markdown and line modes behind one small
 // streaming Writer interface, plus a Progress line for long exports. The
+// binary modes parquet and arrow are only named here: the shell writes
+// them with the root package's WriteParquet and WriteArrow. The
 // shell's user contract is "tetsql --help" and docs/SQL.md in the
 // repository.
 //

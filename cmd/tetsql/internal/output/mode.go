@@ -21,6 +21,10 @@ const (
 	// Parquet is a binary Parquet file of one result set. New does not
 	// format it: the shell writes it with tetsql.WriteParquet.
 	Parquet
+	// Arrow is a binary Arrow IPC stream of one result set (the IPC file
+	// format in a .arrow or .feather file). New does not format it: the
+	// shell writes it with tetsql.WriteArrow or tetsql.WriteArrowFile.
+	Arrow
 )
 
 var modeNames = [...]string{
@@ -33,6 +37,7 @@ var modeNames = [...]string{
 	Markdown: "markdown",
 	Line:     "line",
 	Parquet:  "parquet",
+	Arrow:    "arrow",
 }
 
 // modeAliases are accepted by ParseMode besides the canonical names.
@@ -43,7 +48,7 @@ var modeAliases = map[string]Mode{
 }
 
 // Modes returns every text mode (those New formats) in declaration
-// order; Parquet is not one of them.
+// order; the binary modes (Parquet, Arrow) are not among them.
 func Modes() []Mode {
 	m := make([]Mode, Parquet)
 	for i := range m {
@@ -52,9 +57,9 @@ func Modes() []Mode {
 	return m
 }
 
-// Binary reports whether the mode writes binary data (Parquet), which
-// never goes to a terminal.
-func (m Mode) Binary() bool { return m == Parquet }
+// Binary reports whether the mode writes binary data (Parquet, Arrow),
+// which never goes to a terminal.
+func (m Mode) Binary() bool { return m == Parquet || m == Arrow }
 
 // String returns the mode's canonical name, as accepted by ParseMode.
 func (m Mode) String() string {

@@ -97,3 +97,26 @@ func TestWriter_writeError(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryModes: parquet and arrow parse, are binary, are not text
+// modes and are not formatted by New; no text mode is binary.
+func TestBinaryModes(t *testing.T) {
+	t.Parallel()
+	for _, m := range []output.Mode{output.Parquet, output.Arrow} {
+		got, err := output.ParseMode(strings.ToUpper(m.String()))
+		if err != nil || got != m || !m.Binary() {
+			t.Errorf("ParseMode(%q) = %v, %v; Binary %v", m, got, err, m.Binary())
+		}
+		if _, err := output.New(m, &bytes.Buffer{}, output.Options{}); err == nil || !strings.Contains(err.Error(), "not a text mode") {
+			t.Errorf("New(%v): %v", m, err)
+		}
+		for _, tm := range output.Modes() {
+			if tm == m || tm.Binary() {
+				t.Errorf("text mode %v: binary %v", tm, tm.Binary())
+			}
+		}
+	}
+	if s := output.Arrow.String(); s != "arrow" {
+		t.Errorf("Arrow.String() = %q", s)
+	}
+}

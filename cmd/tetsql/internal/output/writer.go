@@ -82,6 +82,8 @@ func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
 		return newGrid(mode, w, opts), nil
 	case Parquet:
 		return nil, errors.New("output: parquet is not a text mode (written by tetsql.WriteParquet)")
+	case Arrow:
+		return nil, errors.New("output: arrow is not a text mode (written by tetsql.WriteArrow)")
 	}
 	return nil, fmt.Errorf("output: unknown mode %v", mode)
 }

@@ -28,7 +28,7 @@ func (s *Shell) dotMode(_ context.Context, args []string) error {
 		for _, m := range output.Modes() {
 			names = append(names, m.String())
 		}
-		names = append(names, output.Parquet.String())
+		names = append(names, output.Parquet.String(), output.Arrow.String())
 		how := "default"
 		if s.modeSet {
 			how = "set"

@@ -96,12 +96,12 @@ func (s *Shell) query(ctx context.Context, q string) error {
 // statement runs q and writes its result set, if it has columns, to k
 // (nil = standard output); results tells whether it had one.
 func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool, err error) {
-	if s.modeFor(k) == output.Parquet && (k == nil || !k.parquet) {
+	if m := s.modeFor(k); m.Binary() && (k == nil || k.held.name == "") {
 		// An export: straight from the cells scan where the query allows.
 		// A statement it cannot prepare, or one without results, runs
 		// below as any other (and reports its error as any other).
 		if e, err := tetsql.NewExport(ctx, s.conn, q); err == nil && len(e.Columns()) > 0 {
-			return true, s.exportParquet(ctx, e, k)
+			return true, s.exportBinary(ctx, e, k, m)
 		}
 	}
 	rows, err := s.conn.QueryContext(ctx, q)
@@ -118,8 +118,8 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 		}
 		return false, interrupted(ctx, rows.Err())
 	}
-	if s.modeFor(k) == output.Parquet || (k != nil && k.parquet) {
-		return true, s.writeParquet(ctx, rows, k)
+	if m := s.modeFor(k); m.Binary() || (k != nil && k.held.name != "") {
+		return true, s.writeBinary(ctx, rows, k, m)
 	}
 	w, prog, err := s.writer(k)
 	if err != nil {

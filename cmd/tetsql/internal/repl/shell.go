@@ -76,6 +76,10 @@ type Shell struct {
 	scripts  []input // scripts read (never an output)
 	interact bool    // inside Interactive
 	guarded  bool    // a statement runs under guard
+	// stdoutHeld is the binary format of a result set written to
+	// standard output (one Parquet file or Arrow stream; a second one
+	// after it would be lost to readers).
+	stdoutHeld binaryFormat
 }
 
 // New returns a shell on conn, which must stay open until CloseAfter.

@@ -29,14 +29,14 @@ const (
 // temporary file that replaces the target only on success (see
 // sinkKind), so a failing query never destroys the old file.
 type sink struct {
-	path    string
-	file    *output.File
-	mode    output.Mode // mode used when none was chosen explicitly
-	kind    sinkKind
-	wrote   int  // statements whose results were written completely
-	failed  bool // a statement failed while this was the output
-	broken  bool // a failed statement's output could not be cut off
-	parquet bool // holds a Parquet result set, after which nothing fits
+	path   string
+	file   *output.File
+	mode   output.Mode // mode used when none was chosen explicitly
+	kind   sinkKind
+	wrote  int          // statements whose results were written completely
+	failed bool         // a statement failed while this was the output
+	broken bool         // a failed statement's output could not be cut off
+	held   binaryFormat // the binary format (Parquet, Arrow) of the result set it holds, after which nothing fits
 }
 
 // openSink starts an output file for path after checking that it is
@@ -103,8 +103,8 @@ func (s *Shell) closeSink(k *sink, runFailed bool) error {
 }
 
 // modeForPath picks the default mode of an output file from its
-// extension: .json, .jsonl/.ndjson, .md, .tsv, .txt (box), .parquet/.pq;
-// csv otherwise.
+// extension: .json, .jsonl/.ndjson, .md, .tsv, .txt (box), .parquet/.pq,
+// .arrows/.arrow/.feather (Arrow); csv otherwise.
 func modeForPath(path string) output.Mode {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
@@ -119,6 +119,8 @@ func modeForPath(path string) output.Mode {
 		return output.Box
 	case ".parquet", ".pq":
 		return output.Parquet
+	case ".arrows", ".arrow", ".feather":
+		return output.Arrow
 	}
 	return output.CSV
 }
