@@ -3,11 +3,14 @@
 
 Builds tetsql (or takes --tetsql BIN), exports queries over the bundled
 testdata to Parquet (one file, and hive-partitioned directories) and, when
-the binary has it, to an Arrow IPC stream (piped from stdout and written
-with -o x.arrows). Each export is read by DuckDB, pyarrow and polars, and
-its row count, per-column types, non-NULL counts, sums, minima and maxima
-are compared with what tetsql itself answers for the same query
-(`tetsql --mode json`). Any difference is printed and the exit status is 1.
+the binary has it, to Arrow IPC (a stream piped from stdout, a stream
+written with -o x.arrows, the file format written with -o x.arrow). Each
+export is read by DuckDB, pyarrow and polars, and its row count,
+per-column types, non-NULL counts, sums, minima, maxima, per-partition
+counts and (for testdata/interop/dtypes.tet) every value are compared with
+what tetsql itself answers for the same query (`tetsql --mode json`) and
+with the file writer's sidecar. Any difference is printed and the exit
+status is 1.
 
     python3 scripts/interop_export.py [--tetsql BIN] [--formats parquet,arrow]
 
@@ -272,6 +275,8 @@ def read_pyarrow(kind, src, parts):
     elif kind == "arrow-file":
         with open(src, "rb") as f:
             t = ipc.open_stream(f).read_all()
+    elif kind == "arrow-ipcfile":
+        t = ipc.open_file(src).read_all()
     else:
         p = subprocess.Popen(src, cwd=ROOT, stdout=subprocess.PIPE)
         t = ipc.open_stream(p.stdout).read_all()  # batch by batch, as a pipe
@@ -307,6 +312,8 @@ def read_duckdb(kind, src, parts):
     else:
         if kind == "arrow-file":
             stream = ipc.open_stream(open(src, "rb"))
+        elif kind == "arrow-ipcfile":
+            stream = ipc.open_file(src).read_all()
         else:
             proc = subprocess.Popen(src, cwd=ROOT, stdout=subprocess.PIPE)
             stream = ipc.open_stream(proc.stdout)
@@ -341,6 +348,8 @@ def read_polars(kind, src, parts):
         df = pl.read_parquet(src)
     elif kind == "arrow-file":
         df = pl.read_ipc_stream(src)
+    elif kind == "arrow-ipcfile":
+        df = pl.read_ipc(src)
     else:
         p = subprocess.run(src, cwd=ROOT, capture_output=True, check=True)
         df = pl.read_ipc_stream(io.BytesIO(p.stdout))
@@ -383,7 +392,10 @@ def export_and_check(ck, case, fmt, tmp):
     else:
         target = base + ".arrows"
         ck.run(["-o", target, case["input"], case["sql"]])
-        sources = [("arrow-file", target), ("arrow-pipe", [ck.tetsql, "--mode", "arrow", case["input"], case["sql"]])]
+        ipcfile = base + ".arrow"  # the IPC file format (random access), not the stream
+        ck.run(["-o", ipcfile, case["input"], case["sql"]])
+        sources = [("arrow-file", target), ("arrow-ipcfile", ipcfile),
+                   ("arrow-pipe", [ck.tetsql, "--mode", "arrow", case["input"], case["sql"]])]
     for kind, src in sources:
         for reader, got in read_all(kind, src, parts):
             compare(ck, "%s [%s, %s]" % (case["name"], kind, reader), exp, got, parts)
