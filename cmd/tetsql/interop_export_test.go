@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,11 @@ func TestInteropExport(t *testing.T) {
 				t.Skip("Arrow interop check: this tetsql has no --mode arrow (Arrow IPC output) yet")
 			}
 			script := filepath.Join("..", "..", "scripts", "interop_export.py")
+			// Read through the os package so that editing the script
+			// invalidates go test's cache of this test.
+			if _, err := os.ReadFile(script); err != nil {
+				t.Fatal(err)
+			}
 			cmd := exec.Command("python3", script, "--tetsql", tetsqlBin, "--formats", format)
 			out, err := cmd.CombinedOutput()
 			if err != nil {

@@ -1,6 +1,4 @@
-// Package spark holds the PySpark data source "tet" (tet_datasource.py)
-// and its check; this test runs the check when Spark is installed.
-package spark
+package main
 
 import (
 	"bytes"
@@ -13,11 +11,13 @@ import (
 	"time"
 )
 
-// TestSparkDataSource runs check_spark.py with local Spark (local[2]): the
-// "tet" data source must give tetsql's own counts, sums, extremes, schema
-// and partitioning, over a glob, a single file split into chunk ranges and
-// a glob with a missing hive key. Skipped without python3, pyspark,
-// pyarrow or java, and in -short mode (Spark takes about a minute).
+// TestSparkDataSource runs examples/spark/check_spark.py with local Spark
+// (local[2]) against the built binary: the "tet" data source must give
+// tetsql's own counts, sums, extremes, schema and partitioning, over a
+// glob, a single file split into chunk ranges, integer dtypes and a glob
+// with a missing hive key, through Arrow (when the binary has it) and
+// Parquet. Skipped without python3, pyspark 4, pyarrow or java, and in
+// -short mode (Spark takes a minute or two).
 func TestSparkDataSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Spark data source check: skipped in -short mode")
@@ -31,27 +31,27 @@ func TestSparkDataSource(t *testing.T) {
 	if err := exec.Command("python3", "-c", "import pyspark.sql.datasource, pyarrow").Run(); err != nil {
 		t.Skip("Spark data source check: python3 cannot import pyspark.sql.datasource (Spark 4) and pyarrow (pip install 'pyspark>=4' pyarrow)")
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	here, err := filepath.Abs(filepath.Join("..", "..", "examples", "spark"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "tetsql")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/tetsql")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// Read through the os package so that editing them invalidates go
+	// test's cache of this test (it runs them in another process).
+	for _, f := range []string{"check_spark.py", "tet_datasource.py"} {
+		if _, err := os.ReadFile(filepath.Join(here, f)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	transports := []string{"parquet"}
-	arrow := hasArrowMode(bin, root)
+	arrow := hasArrowMode(t)
 	if arrow {
 		transports = append([]string{"arrow"}, transports...)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	here, _ := filepath.Abs(".")
 	cmd := exec.CommandContext(ctx, "python3", filepath.Join(here, "check_spark.py"),
-		"--tetsql", bin, "--transports", strings.Join(transports, ","))
+		"--tetsql", tetsqlBin, "--transports", strings.Join(transports, ","))
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+here, "PYSPARK_PYTHON=python3")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -70,13 +70,6 @@ func TestSparkDataSource(t *testing.T) {
 		})
 	}
 	t.Logf("%s", checkLines(out))
-}
-
-// hasArrowMode reports whether bin writes an Arrow IPC stream with --mode
-// arrow (its first bytes are a continuation marker).
-func hasArrowMode(bin, root string) bool {
-	out, err := exec.Command(bin, "--mode", "arrow", filepath.Join(root, "testdata", "demo.tet"), "SELECT 1 AS x").Output()
-	return err == nil && bytes.HasPrefix(out, []byte{0xff, 0xff, 0xff, 0xff})
 }
 
 // checkLines keeps the check's own lines of out, not Spark's logging.
