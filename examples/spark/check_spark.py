@@ -110,6 +110,10 @@ def run(spark, tetsql, transport, tmp, full):
                     "FROM temperature")[0]
     check("single file: sum(time), min/max(station_label)", (r.st, r.a, r.b), (w["st"], w["a"], w["b"]))
 
+    where = "station_label IN ('Oslo', 'Lagos') AND time_label >= '2024-06-15'"
+    compare("single file split, where", summary(load(DEMO, "temperature", splitBytes="100000", where=where)),
+            want_summary(tetsql, DEMO, "temperature", where))
+
     # Integer dtypes: Spark types wide enough (no unsigned ones in Spark).
     for ds, where, typ in (("int/i16", "", "smallint"), ("uint/u32", "", "bigint"),
                            ("uint/u64", "value < 1.8e19", "decimal(20,0)")):
@@ -117,14 +121,17 @@ def run(spark, tetsql, transport, tmp, full):
         check("%s: value type" % ds, df.schema["value"].dataType.simpleString(), typ)
         compare(ds, summary(df), want_summary(tetsql, DTYPES, '"%s"' % ds, where))
 
-    # A glob whose files do not all have the hive key: NULL there.
+    # A glob whose files do not all have the hive key (NULL there), one
+    # without the dataset (none of its rows).
     mixed = os.path.join(tmp, "mixed")
     if not os.path.exists(mixed):
         os.makedirs(os.path.join(mixed, "month=01"))
         shutil.copy(os.path.join(ROOT, "testdata/era5_monthly/year=2024/month=01/t2m.tet"), os.path.join(mixed, "month=01"))
         shutil.copy(os.path.join(ROOT, "testdata/era5_monthly/year=2024/month=02/t2m.tet"), os.path.join(mixed, "flat.tet"))
+        shutil.copy(os.path.join(ROOT, DEMO), os.path.join(mixed, "month=01", "other.tet"))  # no t2m in it
     g = mixed + "/**/*.tet"
     df = load(g, "t2m")
+    check("glob, mixed files: partitions", df.rdd.getNumPartitions(), 3)
     got = {r.month: r.n for r in df.groupBy("month").agg({"*": "count"}).withColumnRenamed("count(1)", "n").collect()}
     want = {r["month"]: r["n"] for r in tetsql_json(tetsql, g, "SELECT month, count(*) AS n FROM t2m GROUP BY month")}
     check("glob, a file without the hive key: rows per month", got, want)

@@ -210,16 +210,22 @@ class TetReader(DataSourceReader):
                 sel.append("NULL AS %s" % _ident(n))  # a key this file's path lacks
             else:
                 sel.append(_ident(n))
-        conds = []
-        if part.axis is not None:
-            conds.append("%s >= %d AND %s < %d" % (_ident(part.axis), part.lo, _ident(part.axis), part.hi))
-        if self.options.get("where"):
-            conds.append("(%s)" % self.options["where"])
         sql = "SELECT %s FROM %s.%s" % (", ".join(sel) or "1", ALIAS, _ident(self.dataset))
-        if len(present) < len(self.hive) and conds:
-            # Conditions may name the missing keys: apply them to the NULLs.
-            return "SELECT * FROM (%s) WHERE %s" % (sql, " AND ".join(conds))
-        return sql + (" WHERE " + " AND ".join(conds) if conds else "")
+        if part.axis is not None:
+            sql += " WHERE %s >= %d AND %s < %d" % (_ident(part.axis), part.lo, _ident(part.axis), part.hi)
+        where = self.options.get("where")
+        if not where:
+            return sql
+        if len(present) < len(self.hive):
+            # The condition may name the missing keys: apply it to the NULLs.
+            return "SELECT * FROM (%s) WHERE (%s)" % (sql, where)
+        return sql + (" AND " if part.axis is not None else " WHERE ") + "(%s)" % where
+
+    def lacks_dataset(self, msg: str) -> bool:
+        """Whether tetsql failed because a glob's file does not hold the
+        dataset: such a file holds none of its rows, as in tetsql's own
+        many-file tables."""
+        return self.glob and ("no such table: %s.%s" % (ALIAS, self.dataset)) in msg
 
     def read(self, partition: TetPartition) -> Iterator:
         import pyarrow as pa
@@ -255,6 +261,8 @@ class TetReader(DataSourceReader):
                 p.stdout.close()
             errf.seek(0)
             msg = errf.read().decode(errors="replace").strip()
+            if self.lacks_dataset(msg):
+                return
             if 'unknown mode "arrow"' in msg:
                 msg += ' (this tetsql has no Arrow output: use .option("transport", "parquet"))'
             raise RuntimeError("tetsql %s: exit %s: %s%s" % (cmd[-1], p.returncode, msg,
@@ -266,6 +274,8 @@ class TetReader(DataSourceReader):
         with tempfile.TemporaryDirectory(prefix="tet-spark-") as d:
             out = os.path.join(d, "part.parquet")
             p = subprocess.run(args[:1] + ["-o", out] + args[1:], capture_output=True)
+            if p.returncode != 0 and self.lacks_dataset(p.stderr.decode(errors="replace")):
+                return
             if p.returncode != 0:
                 raise RuntimeError("tetsql %s: %s" % (args[-1], p.stderr.decode(errors="replace").strip()))
             yield from pq.ParquetFile(out).iter_batches()
