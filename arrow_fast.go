@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -167,19 +167,12 @@ func appendNarrow[T int8 | int16 | int32 | uint8 | uint16 | uint32](fb narrowBui
 	return 0, nil
 }
 
-// intLimits is the range of the integer type T.
+// intLimits is the range of the integer type T, from its size and sign.
 func intLimits[T int8 | int16 | int32 | uint8 | uint16 | uint32]() (lo, hi int64) {
-	switch any(T(0)).(type) {
-	case int8:
-		return math.MinInt8, math.MaxInt8
-	case int16:
-		return math.MinInt16, math.MaxInt16
-	case int32:
-		return math.MinInt32, math.MaxInt32
-	case uint8:
-		return 0, math.MaxUint8
-	case uint16:
-		return 0, math.MaxUint16
+	var z T
+	bits := 8 * int(unsafe.Sizeof(z))
+	if z-1 < 0 { // signed
+		return -1 << (bits - 1), 1<<(bits-1) - 1
 	}
-	return 0, math.MaxUint32
+	return 0, 1<<bits - 1
 }
