@@ -79,8 +79,12 @@ func (b *arrowBatch) append(vals []any, rowNum int64) error {
 			continue
 		}
 		if !b.apps[i](v) {
-			return fmt.Errorf("arrow: column %q, row %d: %w: %s value %v in a column of type %s (CAST the expression to one type)",
-				b.names[i], rowNum, ErrArrowType, sqlClass(v), v, b.schema.Field(i).Type)
+			hint := "CAST the expression to one type"
+			if f, ok := v.(float64); ok && f >= 1<<63 && b.schema.Field(i).Type.ID() == arrow.UINT64 {
+				hint = u64RealHint
+			}
+			return fmt.Errorf("arrow: column %q, row %d: %w: %s value %v in a column of type %s (%s)",
+				b.names[i], rowNum, ErrArrowType, sqlClass(v), v, b.schema.Field(i).Type, hint)
 		}
 	}
 	b.rows++
@@ -198,18 +202,12 @@ func intAppender[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](app f
 	}
 }
 
-// asUint64 returns v as a uint64: a non-negative integer, or a REAL
-// holding an integer in [2^63, 2^64), where SQLite puts u64 values that
-// an int64 cannot hold.
+// asUint64 returns v as a uint64 when it is a non-negative integer. A
+// REAL is refused, even one of 2^63 or more where SQLite puts u64 values
+// an int64 cannot hold: it is rounded (u64RealHint).
 func asUint64(v any) (uint64, bool) {
-	if i, ok := asInt64(v); ok {
-		return uint64(i), i >= 0
-	}
-	f, ok := v.(float64)
-	if !ok || f < 1<<63 || f >= 1<<64 || f != math.Trunc(f) {
-		return 0, false
-	}
-	return uint64(f), true
+	i, ok := asInt64(v)
+	return uint64(i), ok && i >= 0
 }
 
 // asFloat32 returns v as a float32 when that holds it exactly.

@@ -48,8 +48,9 @@ func TestWriteArrowDTypes(t *testing.T) {
 	}
 	for _, set := range sets {
 		name, dtype := set[0], set[1]
-		// u64 max arrives as the REAL 2^64, which no uint64 holds.
-		q := `SELECT value FROM "` + name + `" WHERE value IS NULL OR value < 18446744073709551615.0`
+		// A u64 above 2^63-1 arrives as a rounded REAL, which the
+		// ordinary path refuses (TestExportArrowFast exports them).
+		q := `SELECT value FROM "` + name + `" WHERE value IS NULL OR value < 9223372036854775808.0`
 		t.Run(dtype, func(t *testing.T) {
 			decl := declaredType(t, db, `SELECT value FROM "`+name+`"`)
 			want, ok := arrowOfDType[dtype]
@@ -108,8 +109,8 @@ func intTable(t *testing.T) connQuerier {
 		`CREATE TEMP TABLE ints(a INT8, b INT16, c INT32, d INT64, e UINT8, f UINT16, g UINT32, h UINT64, i BIGINT, j int8, k TINYINT)`,
 		`INSERT INTO ints VALUES (-128, -32768, -2147483648, -9223372036854775808, 0, 0, 0, 0, 1, 1, 1)`,
 		`INSERT INTO ints VALUES (127, 32767, 2147483647, 9223372036854775807, 255, 65535, 4294967295, 9223372036854775807, 2, 2, 300)`,
-		`INSERT INTO ints VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, 9223372036854775808.0, NULL, NULL, NULL)`,
-		`INSERT INTO ints VALUES (0, 0, 0, 0, 0, 0, 0, 18446744073709549568.0, 0, 0, 0)`,
+		`INSERT INTO ints VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+		`INSERT INTO ints VALUES (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)`,
 	} {
 		if _, err := c.ExecContext(context.Background(), s); err != nil {
 			t.Fatal(err)
@@ -120,8 +121,7 @@ func intTable(t *testing.T) connQuerier {
 
 // TestWriteArrowDeclaredInts: columns declared INT8 … UINT64 are
 // Arrow int8 … uint64 holding each type's extremes; other INT names
-// (BIGINT, TINYINT) are int64; a UINT64 column takes the REALs 2^63
-// and 2^64-2048 SQLite holds such values as.
+// (BIGINT, TINYINT) are int64.
 func TestWriteArrowDeclaredInts(t *testing.T) {
 	q := intTable(t)
 	p := arrow.PrimitiveTypes
@@ -139,8 +139,8 @@ func TestWriteArrowDeclaredInts(t *testing.T) {
 		wantRows := [][]any{
 			{int64(-128), int64(-32768), int64(-2147483648), int64(-9223372036854775808), int64(0), int64(0), int64(0), int64(0), int64(1), int64(1), int64(1)},
 			{int64(127), int64(32767), int64(2147483647), int64(9223372036854775807), int64(255), int64(65535), int64(4294967295), int64(9223372036854775807), int64(2), int64(2), int64(300)},
-			{nil, nil, nil, nil, nil, nil, nil, uint64(1 << 63), nil, nil, nil},
-			{int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), uint64(18446744073709549568), int64(0), int64(0), int64(0)},
+			{nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil},
+			{int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(0)},
 		}
 		for r := range wantRows {
 			for c := range wantRows[r] {
@@ -187,6 +187,10 @@ func TestWriteArrowErrors(t *testing.T) {
 			`REAL value 1.8446744073709552e+19 in a column of type uint64`},
 		{"fraction in UINT64", "SELECT h FROM ints UNION ALL SELECT 1.5", ints, tetsql.ArrowOptions{},
 			`REAL value 1.5 in a column of type uint64`},
+		// SQLite holds a u64 above 2^63-1 as a rounded REAL: refused, even
+		// when exact, with the way to export it.
+		{"2^63 in UINT64", "SELECT h FROM ints UNION ALL SELECT 9223372036854775808.0", ints, tetsql.ArrowOptions{},
+			`REAL value 9.223372036854776e+18 in a column of type uint64 (a u64 above 2^63-1 reaches SQL as a REAL rounded`},
 		{"REAL in INT64", "SELECT d FROM ints UNION ALL SELECT 9223372036854775808.0", ints, tetsql.ArrowOptions{},
 			`REAL value 9.223372036854776e+18 in a column of type int64`},
 		{"TEXT in INT16", "SELECT b FROM ints UNION ALL SELECT '7'", ints, tetsql.ArrowOptions{},

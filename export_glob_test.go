@@ -1,12 +1,15 @@
 package tetsql_test
 
 import (
+	"context"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -142,4 +145,72 @@ func TestExportGlobSkip(t *testing.T) {
 		return
 	}
 	t.Skip("no damage found that fails mid-scan")
+}
+
+// TestExportGlobTruncatedWhileExporting: a raw file cut short while a
+// glob export reads it fails the export, naming the file, even with
+// on_error=skip — as SQLite's reading of a value fails the statement —
+// rather than skipping it with rows half made.
+func TestExportGlobTruncatedWhileExporting(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, nx, ny int64, base float32) string {
+		path := filepath.Join(dir, name)
+		w, err := tetcore.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddDataset(tetcore.DatasetSpec{Name: "g", DType: tetcore.F32, Shape: []int64{nx, ny},
+			ChunkShape: []int64{100, ny}, Codec: tetcore.CodecRaw, DimNames: []string{"x", "y"}}); err != nil {
+			t.Fatal(err)
+		}
+		data := make([]byte, 4*nx*ny)
+		for i := range nx * ny {
+			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(base+float32(i)))
+		}
+		if err := w.WriteDataset(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write("a.tet", 100, 100, 0)
+	b := write("b.tet", 2000, 1000, 1e6)
+	write("c.tet", 100, 100, 5e6)
+	st, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("tetsql", filepath.Join(dir, "*.tet")+"?on_error=skip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	e, err := tetsql.NewExport(ctx, conn, "SELECT file, x, y, value FROM g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen int64
+	cut := false
+	_, err = e.WriteParquet(ctx, io.Discard, tetsql.ParquetOptions{Progress: func(r int64) {
+		if seen += r; !cut && seen > 40000 { // inside b.tet
+			cut = true
+			if err := os.Truncate(b, st.Size()/3); err != nil {
+				t.Error(err)
+			}
+		}
+	}})
+	if !cut || !e.TookScan() {
+		t.Fatalf("cut %v, fast path %v: the test did not run as meant", cut, e.TookScan())
+	}
+	if err == nil || !strings.Contains(err.Error(), "b.tet") {
+		t.Errorf("export of a file truncated under it: %v, want an error naming b.tet", err)
+	}
 }

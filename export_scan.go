@@ -71,3 +71,10 @@ func scanResultRows(rows *sql.Rows, cols []parquetColumn, holdRows int64, format
 	}
 	return nil
 }
+
+// u64RealHint says why a REAL of 2^63 or more is refused in a UINT64
+// column: SQLite holds a u64 above 2^63-1 as a REAL rounded to 53 bits,
+// so the value it stands for is not known; only the fast path, reading
+// the file, has it.
+const u64RealHint = "a u64 above 2^63-1 reaches SQL as a REAL rounded to 53 bits, its exact value lost; " +
+	"select the column plainly (the export then reads it exactly from the file), or CAST it to REAL"

@@ -171,15 +171,8 @@ func (c *parquetColumn) value(v any) (parquet.Value, error) {
 		if i, ok := asInt64(v); ok && i >= 0 {
 			return parquet.Int64Value(i), nil
 		}
-		// SQLite returns a u64 above 2^63-1 as REAL: exact integers in
-		// [2^63, 2^64) go back to their bits.
-		if f, ok := v.(float64); ok && f >= 1<<63 && f < 1<<64 && f == math.Trunc(f) {
-			return parquet.Int64Value(int64(uint64(f))), nil
-		}
-		if f, ok := v.(float64); ok && f == 1<<64 {
-			return parquet.Value{}, fmt.Errorf("%w: a u64 value within 1024 of 2^64-1 reads as the REAL 2^64 in SQL, "+
-				"which UINT64 cannot hold; select the column without any expression or filter SQLite evaluates "+
-				"(the export then reads it exactly from the file), or CAST it to REAL", ErrParquetType)
+		if f, ok := v.(float64); ok && f >= 1<<63 {
+			return parquet.Value{}, fmt.Errorf("%w: REAL value %v in a column of type %s: %s", ErrParquetType, f, c.kind, u64RealHint)
 		}
 	case pqDouble:
 		switch x := v.(type) {

@@ -155,7 +155,11 @@ func (c *cellsCursor) fill(dst []colbatch.Vec, cols []int, max int) (int, error)
 		}
 		for j, col := range cols {
 			if err := c.appendColumn(&dst[j], col); err != nil {
-				return n, err
+				// No half row: the columns before j hold this row already.
+				for k := range j {
+					dst[k].Truncate(dst[k].Len() - 1)
+				}
+				return n, &ColumnError{Err: err}
 			}
 		}
 		n++
@@ -165,6 +169,15 @@ func (c *cellsCursor) fill(dst []colbatch.Vec, cols []int, max int) (int, error)
 	}
 	return n, c.s.Err()
 }
+
+// ColumnError is a cells scan's failure to read a value of the current
+// row (a file truncated while in use), which Column reports to SQLite and
+// which fails the statement: a many-file scan with on_error=skip does not
+// skip it, on either path.
+type ColumnError struct{ Err error }
+
+func (e *ColumnError) Error() string { return e.Err.Error() }
+func (e *ColumnError) Unwrap() error { return e.Err }
 
 // appendColumn adds column col of the current row to v, with the values
 // Column gives SQLite (NaN as NULL), but a u64 as its bits.

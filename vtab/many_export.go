@@ -1,6 +1,7 @@
 package vtab
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tetsql/tetsql/internal/colbatch"
@@ -91,6 +92,10 @@ func (c *manyCells) fill(dst []colbatch.Vec, cols []int, max int) (int, error) {
 		}
 		n += m
 		c.fileRows += int64(m) // counted from 1 at the file's start, as Next counts
+		var cerr *ColumnError
+		if errors.As(err, &cerr) { // as Column: the statement fails
+			return n, fmt.Errorf("tet: %s: %s: %w", c.t.qualified, c.cur.path, cerr.Err)
+		}
 		if err != nil {
 			note := ""
 			if r := c.fileRows - 1; r > 0 {

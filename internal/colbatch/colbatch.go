@@ -54,6 +54,24 @@ func (v *Vec) Reset() {
 	v.Null, v.I64, v.F64, v.F32, v.Str = v.Null[:0], v.I64[:0], v.F64[:0], v.F32[:0], v.Str[:0]
 }
 
+// Truncate cuts v back to its first n rows (a row left half made).
+func (v *Vec) Truncate(n int) {
+	if n >= len(v.Null) {
+		return
+	}
+	v.Null = v.Null[:n]
+	switch v.Kind {
+	case Int64, Uint64:
+		v.I64 = v.I64[:n]
+	case Float64:
+		v.F64 = v.F64[:n]
+	case Float32:
+		v.F32 = v.F32[:n]
+	case Text:
+		v.Str = v.Str[:n]
+	}
+}
+
 // AppendInt64 adds an Int64 or Uint64 row.
 func (v *Vec) AppendInt64(x int64) {
 	v.Null = append(v.Null, false)

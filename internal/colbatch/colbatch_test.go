@@ -39,6 +39,14 @@ func TestVec(t *testing.T) {
 					t.Errorf("NULL holds %q", v.Str[1])
 				}
 			}
+			v.Truncate(5) // longer: nothing changes
+			if v.Len() != 3 {
+				t.Errorf("Truncate(5) of 3 rows: %d", v.Len())
+			}
+			v.Truncate(1)
+			if v.Len() != 1 || tc.len(&v) != 1 || v.Null[0] {
+				t.Errorf("after Truncate(1): %+v", v)
+			}
 			v.Reset()
 			if v.Len() != 0 || tc.len(&v) != 0 || v.Kind != tc.kind {
 				t.Errorf("after Reset: %+v", v)
