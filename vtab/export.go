@@ -176,7 +176,10 @@ func (c *cellsCursor) fill(dst []colbatch.Vec, cols []int, max int) (int, error)
 // skip it, on either path.
 type ColumnError struct{ Err error }
 
+// Error is the read error's message.
 func (e *ColumnError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the read error.
 func (e *ColumnError) Unwrap() error { return e.Err }
 
 // appendColumn adds column col of the current row to v, with the values
