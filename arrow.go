@@ -191,6 +191,12 @@ func (o *arrowOut) finish(err error) error {
 	return err
 }
 
+// CutArrowStream writes to w, which has received part of an Arrow IPC
+// stream, bytes that make every reader report the stream as truncated:
+// for a program that must end mid-stream (a signal) on a pipe it cannot
+// remove. WriteArrow does the same itself when its query fails.
+func CutArrowStream(w io.Writer) { cutStream(w) }
+
 // cutStream ends a failed stream inside a message: a continuation marker
 // and a metadata length with no metadata after it, which every IPC
 // reader reports as a truncated stream (a stream that simply stopped

@@ -35,7 +35,8 @@ type File struct {
 // RemoveTemps: path → whether it is a directory (TrackTempDir).
 var live = struct {
 	sync.Mutex
-	m map[string]bool
+	m    map[string]bool
+	cuts []func() // see TrackCut
 }{m: map[string]bool{}}
 
 // CreateFile starts an output file for path. It fails when path is a
@@ -224,6 +225,10 @@ func forget(tmp string) {
 func RemoveTemps() {
 	live.Lock()
 	defer live.Unlock()
+	for _, cut := range live.cuts {
+		cut()
+	}
+	live.cuts = nil
 	for tmp, dir := range live.m {
 		if dir {
 			os.RemoveAll(tmp)
@@ -231,6 +236,24 @@ func RemoveTemps() {
 			os.Remove(tmp)
 		}
 		delete(live.m, tmp)
+	}
+}
+
+// TrackCut has RemoveTemps, which runs when the process is made to end
+// at once, call cut until the returned func is called: for a stream on
+// standard output, which cannot be removed, cut makes it unreadable
+// rather than a shorter result that reads as complete.
+func TrackCut(cut func()) (untrack func()) {
+	live.Lock()
+	live.cuts = append(live.cuts, cut)
+	i := len(live.cuts) - 1
+	live.Unlock()
+	return func() {
+		live.Lock()
+		if i < len(live.cuts) {
+			live.cuts[i] = func() {}
+		}
+		live.Unlock()
 	}
 }
 

@@ -95,6 +95,13 @@ func (s *Shell) binaryTo(ctx context.Context, k *sink, m output.Mode, write func
 	case k != nil:
 		dst = k.file
 	}
+	if k == nil && m == output.Arrow {
+		// Killed mid-stream (SIGTERM, SIGHUP, a second Ctrl-C), the pipe
+		// is cut inside a message: a reader must not take the batches
+		// so far for the whole result.
+		out := s.opt.Stdout
+		defer output.TrackCut(func() { tetsql.CutArrowStream(out) })()
+	}
 	progress := func(int64) {}
 	var prog *output.Progress
 	if s.opt.StderrTerminal { // rows, bytes and rates on stderr
