@@ -58,9 +58,9 @@ var ErrArrowType = errors.New("value does not fit the column's Arrow type")
 // the rows read to find it being utf8. Every field is nullable; NaN
 // cells arrive as NULL. A value that does not fit its column is an
 // error wrapping ErrArrowType that names the column and row: no value
-// is ever silently changed, with one exception that changes no value: a
-// UINT64 column takes a REAL holding an integer in [2^63, 2^64) (how
-// SQLite hands over u64 values above the int64 range). Duplicate column
+// is ever silently changed (a REAL of 2^63 or more in a UINT64 column,
+// how SQLite hands over a u64 above the int64 range, rounded, is
+// refused; Export.WriteArrow reads such values exactly). Duplicate column
 // names get a suffix (a, a_2), as many readers need unique names.
 //
 // Rows are written record batch by record batch (see ArrowOptions);

@@ -12,7 +12,8 @@ import (
 // scanResultRows reads rows to the end for an export (format names it
 // in errors). Columns of unknown kind take it from their first non-NULL
 // value; the rows read meanwhile are held (at most min(holdRows,
-// ParquetInferRows)), then start is called once with
+// ParquetInferRows) rows and about ParquetGroupBytes of TEXT and BLOB),
+// then start is called once with
 // every kind known (a column NULL throughout becomes STRING) and every
 // row, held ones first, goes to emit in order. emit may keep vals only
 // until it returns.
@@ -23,6 +24,7 @@ func scanResultRows(rows *sql.Rows, cols []parquetColumn, holdRows int64, format
 		ptrs[i] = &vals[i]
 	}
 	var pending [][]any
+	var held int64 // TEXT and BLOB bytes in pending: held up to ParquetGroupBytes
 	started := false
 	begin := func() error {
 		for i := range cols {
@@ -57,7 +59,10 @@ func scanResultRows(rows *sql.Rows, cols []parquetColumn, holdRows int64, format
 			known = cols[i].infer(vals[i]) && known
 		}
 		pending = append(pending, append([]any(nil), vals...))
-		if known || int64(len(pending)) == min(holdRows, ParquetInferRows) {
+		for _, v := range vals {
+			held += varSize(v)
+		}
+		if known || int64(len(pending)) == min(holdRows, ParquetInferRows) || held >= ParquetGroupBytes {
 			if err := begin(); err != nil {
 				return err
 			}
@@ -77,4 +82,4 @@ func scanResultRows(rows *sql.Rows, cols []parquetColumn, holdRows int64, format
 // so the value it stands for is not known; only the fast path, reading
 // the file, has it.
 const u64RealHint = "a u64 above 2^63-1 reaches SQL as a REAL rounded to 53 bits, its exact value lost; " +
-	"select the column plainly (the export then reads it exactly from the file), or CAST it to REAL"
+	"export it with a plain projection into one file or stream (that path reads it exactly from the file), or CAST it to REAL"

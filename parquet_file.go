@@ -17,6 +17,11 @@ type parquetFile struct {
 	batch     []parquet.Row   // rows reused batch after batch
 	inGroup   int64
 	groupRows int64
+	// groupBytes counts the TEXT and BLOB bytes of the row group: a group
+	// ends at ParquetGroupBytes too, so that large values do not make a
+	// group of a million rows hold gigabytes.
+	groupBytes int64
+	batchBytes int64 // the same for the rows batched (they hold their values)
 }
 
 // newParquetFile starts a file on w holding the columns idx of cols,
@@ -26,8 +31,17 @@ func newParquetFile(w io.Writer, cols []parquetColumn, idx []int, codec compress
 	for j, i := range idx {
 		sub[j] = cols[i]
 	}
-	pw := parquet.NewWriter(w, parquetSchema(sub), parquet.Compression(codec),
-		parquet.DataPageVersion(1), parquet.CreatedBy("tetsql", "", ""))
+	opts := []parquet.WriterOption{parquetSchema(sub), parquet.Compression(codec), parquet.DataPageVersion(1),
+		parquet.CreatedBy("tetsql", "", "")}
+	for _, c := range sub {
+		if c.kind == pqBytes {
+			// No min/max for BLOBs: meaningless, and parquet-go keeps
+			// every page's bounds whole until the file ends (1 GB of
+			// 10 MB BLOBs held 2 GB).
+			opts = append(opts, parquet.SkipPageBounds(c.name))
+		}
+	}
+	pw := parquet.NewWriter(w, opts...)
 	return &parquetFile{pw: pw, cols: cols, idx: idx, batch: make([]parquet.Row, 0, parquetBatch), groupRows: groupRows}
 }
 
@@ -46,15 +60,19 @@ func (f *parquetFile) write(vals []any, rowNum int64) error {
 			return fmt.Errorf("parquet: column %q, row %d: %w", c.name, rowNum, err)
 		}
 		row[j] = v.Level(0, c.level(vals[i]), j)
+		n := varSize(vals[i])
+		f.groupBytes += n
+		f.batchBytes += n
 	}
 	f.inGroup++
-	if len(f.batch) == parquetBatch || f.inGroup == f.groupRows {
+	full := f.inGroup == f.groupRows || f.groupBytes >= ParquetGroupBytes
+	if len(f.batch) == parquetBatch || f.batchBytes >= parquetBatchBytes || full {
 		if err := f.flushBatch(); err != nil {
 			return err
 		}
 	}
-	if f.inGroup == f.groupRows {
-		f.inGroup = 0
+	if full {
+		f.inGroup, f.groupBytes = 0, 0
 		if err := f.pw.Flush(); err != nil {
 			return fmt.Errorf("parquet: %w", err)
 		}
@@ -70,7 +88,10 @@ func (f *parquetFile) flushBatch() error {
 	if _, err := f.pw.WriteRows(f.batch); err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}
-	f.batch = f.batch[:0]
+	for _, row := range f.batch {
+		clear(row) // the rows are reused: let the values they held go
+	}
+	f.batch, f.batchBytes = f.batch[:0], 0
 	return nil
 }
 
@@ -83,4 +104,23 @@ func (f *parquetFile) close() error {
 		return fmt.Errorf("parquet: %w", err)
 	}
 	return nil
+}
+
+// parquetBatchBytes is the most TEXT and BLOB bytes of the rows batched
+// before they go to the Parquet writer (at most parquetBatch rows).
+const parquetBatchBytes = 4 << 20
+
+// ParquetGroupBytes is the most TEXT and BLOB bytes one row group holds
+// before it is written out, whatever its number of rows.
+const ParquetGroupBytes = 64 << 20
+
+// varSize is the size of a TEXT or BLOB value (0 for others).
+func varSize(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x))
+	case []byte:
+		return int64(len(x))
+	}
+	return 0
 }

@@ -96,6 +96,15 @@ func WriteParquetPartitioned(dir string, rows *sql.Rows, by []string, opts Parqu
 	if err != nil {
 		return 0, 0, fmt.Errorf("parquet: %w", err)
 	}
+	// MkdirTemp makes it 0700, but the dataset is for others to read too
+	// (a Spark executor of another account): made again by os.Mkdir, it
+	// gets 0777 less the umask, like every directory inside it.
+	if err := os.Remove(tmp); err != nil {
+		return 0, 0, fmt.Errorf("parquet: %w", err)
+	}
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		return 0, 0, fmt.Errorf("parquet: %w", err)
+	}
 	if opts.OnTempDir != nil {
 		opts.OnTempDir(tmp)
 	}

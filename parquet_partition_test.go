@@ -84,6 +84,13 @@ func TestWriteParquetPartitionedLayout(t *testing.T) {
 	if got != n {
 		t.Errorf("rows = %d, want %d", got, n)
 	}
+	// The dataset directory is made like those inside it (0777 less the
+	// umask), not 0700 as a temporary directory.
+	top, err1 := os.Stat(dir)
+	sub, err2 := os.Stat(filepath.Join(dir, "k=p q"))
+	if err1 != nil || err2 != nil || top.Mode().Perm() != sub.Mode().Perm() {
+		t.Errorf("dataset directory %v, a partition directory %v (%v, %v)", top.Mode(), sub.Mode(), err1, err2)
+	}
 	ds := readDataset(t, dir)
 	if files != len(ds) || files != 4*3 { // 4 key directories (NULL and '' share one) × 3 g values
 		t.Errorf("files = %d, found %d, want 12", files, len(ds))
