@@ -97,6 +97,13 @@ func TestRun_exportArrow(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--partition-by writes Parquet, not --mode arrow") {
 		t.Errorf("--partition-by with --mode arrow: exit %d, stderr %q", code, errs)
 	}
+	// A binary --mode against the other binary format's extension.
+	for _, c := range [][2]string{{"arrow", "m.parquet"}, {"parquet", "m.arrows"}, {"arrow", "m.pq"}} {
+		code, _, errs = runCLI(t, "", "--mode", c[0], "-o", filepath.Join(dir, c[1]), demo, q)
+		if code != 2 || !strings.Contains(errs, "--mode "+c[0]+" does not write") {
+			t.Errorf("--mode %s -o %s: exit %d, stderr %q", c[0], c[1], code, errs)
+		}
+	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
 		t.Errorf("files in the output directory: %v, want the three exports", ents)
 	}

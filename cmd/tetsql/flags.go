@@ -134,7 +134,29 @@ func parseFlags(args []string) (*options, error) {
 	if err := splitArgs(o, fs.Args()); err != nil {
 		return nil, err
 	}
+	if err := checkBinaryOutput(o); err != nil {
+		return nil, err
+	}
 	return o, checkPartitionBy(o)
+}
+
+// binaryExts are the output extensions of the binary modes.
+var binaryExts = map[string]string{".parquet": "parquet", ".pq": "parquet", ".arrows": "arrow", ".arrow": "arrow", ".feather": "arrow"}
+
+// checkBinaryOutput refuses a binary --mode that contradicts the
+// binary format -o's extension names (--mode arrow -o x.parquet would
+// write an Arrow stream that Parquet readers then fail on).
+func checkBinaryOutput(o *options) error {
+	want, ok := binaryExts[strings.ToLower(filepath.Ext(o.output))]
+	mode := strings.ToLower(o.mode)
+	if !ok || o.mode == "" || mode == want || len(o.partitionBy) > 0 {
+		return nil
+	}
+	if mode == "parquet" || mode == "arrow" {
+		return fmt.Errorf("--mode %s does not write %s: drop --mode (the extension picks %s) or name the file for %s",
+			o.mode, o.output, want, o.mode)
+	}
+	return nil
 }
 
 // checkPartitionBy checks that --partition-by comes with what it needs:
