@@ -97,6 +97,13 @@ func TestRun_exportArrow(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--partition-by writes Parquet, not --mode arrow") {
 		t.Errorf("--partition-by with --mode arrow: exit %d, stderr %q", code, errs)
 	}
+	// A statement without a result set leaves no (empty, unreadable) file.
+	for _, name := range []string{"none.arrows", "none.parquet"} {
+		code, _, errs = runCLI(t, "", "-o", filepath.Join(dir, name), demo, "CREATE TEMP VIEW v AS SELECT 1")
+		if _, err := os.Stat(filepath.Join(dir, name)); code != 1 || err == nil || !strings.Contains(errs, "not written") {
+			t.Errorf("-o %s of a statement without results: exit %d, stat %v, stderr %q", name, code, err, errs)
+		}
+	}
 	// A binary --mode against the other binary format's extension.
 	for _, c := range [][2]string{{"arrow", "m.parquet"}, {"parquet", "m.arrows"}, {"arrow", "m.pq"}} {
 		code, _, errs = runCLI(t, "", "--mode", c[0], "-o", filepath.Join(dir, c[1]), demo, q)

@@ -85,7 +85,17 @@ func (s *Shell) closeSink(k *sink, runFailed bool) error {
 		keep = !k.failed && !runFailed
 	}
 	keep = keep && !k.broken
+	var none error
+	if _, binary := binaryFormats[s.modeFor(k)]; keep && binary && k.held.name == "" {
+		// An empty file is no Parquet or Arrow file: readers reject it.
+		keep = false
+		none = fmt.Errorf("%s not written: no statement gave it a result set", k.path)
+	}
 	if !keep {
+		if none != nil {
+			k.file.Abort()
+			return none
+		}
 		if k.kind == sinkSession && k.failed && !k.file.Direct() {
 			fmt.Fprintf(s.opt.Stderr, "note: %s left unchanged: no statement succeeded since .output\n", k.path)
 		}
