@@ -35,7 +35,10 @@ type options struct {
 	noAggRewrite   bool
 	timeout        string
 	maxRows        int64
-	onErrorSkip    bool // --on-error skip
+	onErrorSkip    bool     // --on-error skip
+	init           string   // --init FILE (-init): run first instead of ~/.tetsqlrc
+	noInit         bool     // --no-init: no init file
+	cmds           []string // --cmd (-cmd): run before the rest, the shell going on after
 	version        bool
 	partitionBy    []string // --partition-by
 	files          []tetsql.FileSpec
@@ -72,6 +75,11 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.StringVar(&o.timeout, "statement-timeout", "", "stop a statement after `DURATION`, e.g. 30s or 2m (0 = none; default none, 30s with --safe)")
 	fs.Int64Var(&o.maxRows, "max-rows", 0, "fail a result with more than `N` rows (0 = any; default any, 1000000 with --safe)")
 	fs.String("on-error", "fail", "`MODE` for a file a glob matched that cannot be read: fail (the statement fails, naming it) or skip (left out, with a warning line on stderr)")
+	fs.StringVar(&o.init, "init", "", "run the SQL and dot commands in `FILE` first (also -init), instead of ~/.tetsqlrc")
+	fs.BoolVar(&o.noInit, "no-init", false, "run no init file (not even ~/.tetsqlrc)")
+	fs.StringArrayVar(&o.cmds, "cmd", nil, "run `COMMAND` (SQL or a dot command) before the rest, without ending the shell after it (also -cmd; repeatable)")
+	fs.Bool("readonly", true, "accepted for sqlite3's -readonly: tetsql never writes to its input files")
+	fs.Bool("bail", true, "accepted for sqlite3's -bail: a script always stops at its first error")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader
@@ -185,22 +193,6 @@ func checkPartitionBy(o *options) error {
 		return fmt.Errorf("--partition-by writes Parquet files into a directory, not %s", o.output)
 	}
 	return nil
-}
-
-// singleDash accepts sqlite3's spelling -safe for --safe: pflag would
-// read it as the shorthands -s -a -f -e. Only flags before a "--" count.
-func singleDash(args []string) []string {
-	out := make([]string, len(args))
-	copy(out, args)
-	for i, a := range out {
-		if a == "--" {
-			break
-		}
-		if a == "-safe" {
-			out[i] = "--safe"
-		}
-	}
-	return out
 }
 
 var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -161,10 +161,18 @@ func warnTo(w io.Writer) func(string) {
 	}
 }
 
-// session runs what the command line asks for: -c commands, -f scripts
-// and the SQL argument in that order, or else the shell or a script
-// from stdin.
+// session runs what the command line asks for: the init file and --cmd
+// commands first, then -c commands, -f scripts and the SQL argument in
+// that order, or else the shell or a script from stdin.
 func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout io.Writer, interactive, editing bool) error {
+	if err := runInit(ctx, sh, o, stdin); err != nil {
+		return err
+	}
+	for _, c := range o.cmds {
+		if err := sh.Exec(ctx, c); err != nil {
+			return err
+		}
+	}
 	if len(o.partitionBy) > 0 { // checked by parseFlags: -o DIR and one query
 		return sh.ExportPartitioned(ctx, o.sql, o.output, o.partitionBy)
 	}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSingleDash(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{[]string{"-csv", "-header", "f.tet"}, []string{"--csv", "--header", "f.tet"}},
+		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--json", "--no-header", "--readonly", "--bail"}},
+		{[]string{"-line", "-box", "-markdown", "-table"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table"}},
+		{[]string{"-init", "rc", "-cmd", ".mode csv", "-nullvalue", "NA"}, []string{"--init", "rc", "--cmd", ".mode csv", "--null", "NA"}},
+		// A flag's value and what follows "--" stay as they are.
+		{[]string{"-c", "-json", "-o", "-csv"}, []string{"-c", "-json", "-o", "-csv"}},
+		{[]string{"--", "-csv"}, []string{"--", "-csv"}},
+		{[]string{"-safe", "-version"}, []string{"--safe", "--version"}},
+	}
+	for _, tc := range tests {
+		if got := singleDash(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("singleDash(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestRun_sqlite3Flags: sqlite3's single-dash flags pick the modes and
+// settings they pick in sqlite3.
+func TestRun_sqlite3Flags(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // no ~/.tetsqlrc
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	const q = "SELECT station, station_label FROM elevation WHERE station < 2"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-csv", "-noheader"}, "0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-json"}, `[{"station":0,"station_label":"Longyearbyen"},` + "\n" + `{"station":1,"station_label":"Nuuk"}]` + "\n"},
+		{[]string{"-line", "-readonly", "-bail"}, "      station = 0\nstation_label = Longyearbyen\n\n      station = 1\nstation_label = Nuuk\n"},
+		{[]string{"-markdown"}, "| station | station_label |\n|--------:|---------------|\n|       0 | Longyearbyen  |\n|       1 | Nuuk          |\n"},
+	}
+	for _, tc := range tests {
+		code, out, errs := runCLI(t, "", append(append([]string{}, tc.args...), demo, q)...)
+		if code != 0 || out != tc.want {
+			t.Errorf("%v: exit %d, stdout %q, want %q (stderr %q)", tc.args, code, out, tc.want, errs)
+		}
+	}
+}
+
+// TestRun_initFile: ~/.tetsqlrc runs first, or -init FILE instead (which
+// must exist), or nothing with --no-init; -cmd runs after it, before the
+// SQL, and the SQL still runs.
+func TestRun_initFile(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	if err := os.WriteFile(filepath.Join(home, ".tetsqlrc"), []byte(".mode json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "init.sql")
+	if err := os.WriteFile(other, []byte(".mode csv\n.headers off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{demo, "SELECT 1 AS a"}, 0, `[{"a":1}]` + "\n"},
+		{[]string{"-init", other, demo, "SELECT 1 AS a"}, 0, "1\n"},
+		{[]string{"--no-init", "--csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
+		{[]string{"-cmd", ".mode line", demo, "SELECT 1 AS a"}, 0, "    a = 1\n"},
+		{[]string{"-init", filepath.Join(home, "missing"), demo, "SELECT 1 AS a"}, 1, ""},
+	}
+	for _, tc := range tests {
+		code, out, errs := runCLI(t, "", tc.args...)
+		if code != tc.code || out != tc.want {
+			t.Errorf("%v: exit %d, stdout %q; want %d, %q (stderr %q)", tc.args, code, out, tc.code, tc.want, errs)
+		}
+		if tc.code != 0 && !strings.Contains(errs, "init file") {
+			t.Errorf("%v: stderr %q does not name the init file", tc.args, errs)
+		}
+	}
+}
