@@ -12,7 +12,7 @@ func TestSingleDash(t *testing.T) {
 	tests := []struct{ in, want []string }{
 		{[]string{"-csv", "-header", "f.tet"}, []string{"--csv", "--header", "f.tet"}},
 		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--json", "--no-header", "--readonly", "--bail"}},
-		{[]string{"-line", "-box", "-markdown", "-table"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table"}},
+		{[]string{"-line", "-box", "-markdown", "-table", "-list"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table", "--mode=list"}},
 		{[]string{"-init", "rc", "-cmd", ".mode csv", "-nullvalue", "NA"}, []string{"--init", "rc", "--cmd", ".mode csv", "--null", "NA"}},
 		// A flag's value and what follows "--" stay as they are.
 		{[]string{"-c", "-json", "-o", "-csv"}, []string{"-c", "-json", "-o", "-csv"}},
@@ -37,6 +37,7 @@ func TestRun_sqlite3Flags(t *testing.T) {
 		want string
 	}{
 		{[]string{"-csv", "-noheader"}, "0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-list"}, "station|station_label\n0|Longyearbyen\n1|Nuuk\n"},
 		{[]string{"-json"}, `[{"station":0,"station_label":"Longyearbyen"},` + "\n" + `{"station":1,"station_label":"Nuuk"}]` + "\n"},
 		{[]string{"-line", "-readonly", "-bail"}, "      station = 0\nstation_label = Longyearbyen\n\n      station = 1\nstation_label = Nuuk\n"},
 		{[]string{"-markdown"}, "| station | station_label |\n|--------:|---------------|\n|       0 | Longyearbyen  |\n|       1 | Nuuk          |\n"},

@@ -92,7 +92,18 @@ func (c *csvWriter) Close() error {
 // fields as appendTSV describes. NULL prints as Options.Null.
 type tsvWriter struct {
 	base
-	raw []byte
+	raw   []byte
+	sep   byte // '\t'; '|' in list mode
+	plain bool // list mode: values as they are, no escapes (as sqlite3)
+}
+
+// field appends one value or name to t.buf, escaped unless plain.
+func (t *tsvWriter) field(b []byte) {
+	if t.plain {
+		t.buf = append(t.buf, b...)
+		return
+	}
+	t.buf = appendTSV(t.buf, b)
 }
 
 // Header implements Writer.
@@ -106,9 +117,9 @@ func (t *tsvWriter) Header(cols []Column) error {
 	t.buf = t.buf[:0]
 	for i, col := range cols {
 		if i > 0 {
-			t.buf = append(t.buf, '\t')
+			t.buf = append(t.buf, t.sep)
 		}
-		t.buf = appendTSV(t.buf, []byte(col.Name))
+		t.field([]byte(col.Name))
 	}
 	t.buf = append(t.buf, '\n')
 	t.write(t.buf)
@@ -123,10 +134,10 @@ func (t *tsvWriter) Row(vals []any) error {
 	t.buf = t.buf[:0]
 	for i, v := range vals {
 		if i > 0 {
-			t.buf = append(t.buf, '\t')
+			t.buf = append(t.buf, t.sep)
 		}
 		t.raw = appendText(t.raw[:0], v, t.opts.Null)
-		t.buf = appendTSV(t.buf, t.raw)
+		t.field(t.raw)
 	}
 	t.buf = append(t.buf, '\n')
 	t.write(t.buf)

@@ -18,6 +18,7 @@ const (
 	JSONL                // one JSON object per line
 	Markdown             // GitHub-flavoured pipe table
 	Line                 // one "name = value" line per column, rows separated by a blank line
+	List                 // sqlite3's default: values separated by "|", as they are
 	// Parquet is a binary Parquet file of one result set. New does not
 	// format it: the shell writes it with tetsql.WriteParquet.
 	Parquet
@@ -36,6 +37,7 @@ var modeNames = [...]string{
 	JSONL:    "jsonl",
 	Markdown: "markdown",
 	Line:     "line",
+	List:     "list",
 	Parquet:  "parquet",
 	Arrow:    "arrow",
 }

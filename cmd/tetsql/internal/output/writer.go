@@ -73,7 +73,9 @@ func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
 	case CSV:
 		return newCSV(w, opts), nil
 	case TSV:
-		return &tsvWriter{base: newBase(w, opts)}, nil
+		return &tsvWriter{base: newBase(w, opts), sep: '\t'}, nil
+	case List:
+		return &tsvWriter{base: newBase(w, opts), sep: '|', plain: true}, nil
 	case JSON, JSONL:
 		return &jsonWriter{base: newBase(w, opts), lines: mode == JSONL}, nil
 	case Line:
