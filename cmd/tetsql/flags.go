@@ -54,7 +54,7 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.SetOutput(io.Discard)
 	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
 	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
-	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line list parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
+	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line list column parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
 	csv := fs.Bool("csv", false, "same as --mode csv")
 	json := fs.Bool("json", false, "same as --mode json")
 	fs.BoolVar(&o.header, "header", true, "header row in csv and tsv")

@@ -17,7 +17,7 @@ import (
 // would read -csv as the shorthands -c sv.
 var sqlite3Flags = map[string]string{
 	"-csv": "--csv", "-json": "--json", "-header": "--header", "-noheader": "--no-header",
-	"-line": "--mode=line", "-box": "--mode=box", "-markdown": "--mode=markdown", "-table": "--mode=table", "-list": "--mode=list",
+	"-line": "--mode=line", "-box": "--mode=box", "-markdown": "--mode=markdown", "-table": "--mode=table", "-list": "--mode=list", "-column": "--mode=column",
 	"-readonly": "--readonly", "-bail": "--bail", "-init": "--init", "-cmd": "--cmd",
 	"-nullvalue": "--null", "-version": "--version", "-help": "--help", "-safe": "--safe",
 }

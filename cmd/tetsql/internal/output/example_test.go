@@ -41,6 +41,6 @@ func ExampleParseMode() {
 	m, _ := output.ParseMode("tabs")
 	fmt.Println(m)
 	// Output:
-	// output: unknown mode "xml" (valid modes: box, table, csv, tsv, json, jsonl, markdown, line, list, parquet, arrow)
+	// output: unknown mode "xml" (valid modes: box, table, csv, tsv, json, jsonl, markdown, line, list, column, parquet, arrow)
 	// tsv
 }

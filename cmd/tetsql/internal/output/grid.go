@@ -9,6 +9,7 @@ type gridStyle struct {
 	fill             string    // horizontal line
 	vert             string    // vertical line between cells
 	markdown         bool      // escape |, mark right-aligned columns with ':'
+	column           bool      // sqlite3's column mode: no lines, two spaces between cells, all left-aligned
 }
 
 var (
@@ -21,6 +22,7 @@ var (
 		bottom: [3]string{"+", "+", "+"}, fill: "-", vert: "|",
 	}
 	markdownStyle = gridStyle{sep: [3]string{"|", "|", "|"}, fill: "-", vert: "|", markdown: true}
+	columnStyle   = gridStyle{sep: [3]string{"", "  ", ""}, fill: "-", column: true}
 )
 
 // grid writes box, table and markdown modes. It buffers a first
@@ -52,6 +54,8 @@ func newGrid(mode Mode, w io.Writer, opts Options) *grid {
 		g.style = &tableStyle
 	case Markdown:
 		g.style = &markdownStyle
+	case ColumnMode:
+		g.style = &columnStyle
 	}
 	return g
 }
@@ -132,7 +136,7 @@ func (g *grid) flushWindow() {
 	}
 	b := g.rule(g.buf[:0], &g.style.top)
 	for i := range names {
-		b = g.appendCell(b, i, names[i], nameW[i], alignCenter)
+		b = g.appendCell(b, i, names[i], nameW[i], g.headerAlign())
 	}
 	b = g.endLine(b)
 	b = g.rule(b, &g.style.sep)
@@ -159,9 +163,18 @@ const (
 	alignCenter
 )
 
+// headerAlign is the alignment of the header cells: centred, as in
+// sqlite3's box and table, but left in its column mode.
+func (g *grid) headerAlign() int {
+	if g.style.column {
+		return alignLeft
+	}
+	return alignCenter
+}
+
 // align returns the alignment of data cells in column i.
 func (g *grid) align(i int) int {
-	if g.right[i] {
+	if g.right[i] && !g.style.column {
 		return alignRight
 	}
 	return alignLeft
@@ -170,6 +183,13 @@ func (g *grid) align(i int) int {
 // appendCell appends the separator before column i and the cell c of
 // display width w, padded to the column width.
 func (g *grid) appendCell(b []byte, i int, c []byte, w, align int) []byte {
+	if g.style.column {
+		if i > 0 {
+			b = append(b, "  "...)
+		}
+		b = append(b, c...)
+		return appendSpaces(b, max(g.widths[i]-w, 0))
+	}
 	b = append(b, g.style.vert...)
 	b = append(b, ' ')
 	pad := max(g.widths[i]-w, 0)
@@ -186,8 +206,13 @@ func (g *grid) appendCell(b []byte, i int, c []byte, w, align int) []byte {
 	return append(b, ' ')
 }
 
-// endLine closes a row.
+// endLine closes a row (in column mode: without the last cell's padding).
 func (g *grid) endLine(b []byte) []byte {
+	if g.style.column {
+		for len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+	}
 	b = append(b, g.style.vert...)
 	return append(b, '\n')
 }
@@ -195,6 +220,17 @@ func (g *grid) endLine(b []byte) []byte {
 // rule appends a horizontal rule with the given corners, or nothing if the
 // style has none. Markdown's delimiter row ends right-aligned columns in ':'.
 func (g *grid) rule(b []byte, corners *[3]string) []byte {
+	if g.style.column && corners == &g.style.sep { // dashes under each header
+		for i, w := range g.widths {
+			if i > 0 {
+				b = append(b, "  "...)
+			}
+			for range w {
+				b = append(b, '-')
+			}
+		}
+		return append(b, '\n')
+	}
 	if corners[0] == "" {
 		return b
 	}

@@ -10,15 +10,16 @@ type Mode int
 
 // The output modes, named as in the sqlite3 shell's .mode command.
 const (
-	Box      Mode = iota // Unicode box-drawing table (default on a terminal)
-	Table                // ASCII +---+ table
-	CSV                  // RFC 4180 comma-separated values
-	TSV                  // tab-separated values with backslash escapes
-	JSON                 // one JSON array of row objects
-	JSONL                // one JSON object per line
-	Markdown             // GitHub-flavoured pipe table
-	Line                 // one "name = value" line per column, rows separated by a blank line
-	List                 // sqlite3's default: values separated by "|", as they are
+	Box        Mode = iota // Unicode box-drawing table (default on a terminal)
+	Table                  // ASCII +---+ table
+	CSV                    // RFC 4180 comma-separated values
+	TSV                    // tab-separated values with backslash escapes
+	JSON                   // one JSON array of row objects
+	JSONL                  // one JSON object per line
+	Markdown               // GitHub-flavoured pipe table
+	Line                   // one "name = value" line per column, rows separated by a blank line
+	List                   // sqlite3's default: values separated by "|", as they are
+	ColumnMode             // sqlite3's column mode: aligned columns, no lines
 	// Parquet is a binary Parquet file of one result set. New does not
 	// format it: the shell writes it with tetsql.WriteParquet.
 	Parquet
@@ -29,17 +30,18 @@ const (
 )
 
 var modeNames = [...]string{
-	Box:      "box",
-	Table:    "table",
-	CSV:      "csv",
-	TSV:      "tsv",
-	JSON:     "json",
-	JSONL:    "jsonl",
-	Markdown: "markdown",
-	Line:     "line",
-	List:     "list",
-	Parquet:  "parquet",
-	Arrow:    "arrow",
+	Box:        "box",
+	Table:      "table",
+	CSV:        "csv",
+	TSV:        "tsv",
+	JSON:       "json",
+	JSONL:      "jsonl",
+	Markdown:   "markdown",
+	Line:       "line",
+	List:       "list",
+	ColumnMode: "column",
+	Parquet:    "parquet",
+	Arrow:      "arrow",
 }
 
 // modeAliases are accepted by ParseMode besides the canonical names.

@@ -80,7 +80,7 @@ func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
 		return &jsonWriter{base: newBase(w, opts), lines: mode == JSONL}, nil
 	case Line:
 		return &lineWriter{base: newBase(w, opts)}, nil
-	case Box, Table, Markdown:
+	case Box, Table, Markdown, ColumnMode:
 		return newGrid(mode, w, opts), nil
 	case Parquet:
 		return nil, errors.New("output: parquet is not a text mode (written by tetsql.WriteParquet)")

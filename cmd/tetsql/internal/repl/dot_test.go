@@ -38,6 +38,8 @@ func TestDotCommands(t *testing.T) {
 			stdout: []string{`[{"d0":0,"value":1.0},`, `{"d0":1,"value":4.0}]`}},
 		{name: "mode list", cmds: []string{".mode list", ".nullvalue NA", "SELECT 1 AS a, 'x|y' AS b, NULL AS c, 'tab\there' AS d"},
 			stdout: []string{"a|b|c|d\n1|x|y|NA|tab\there\n"}},
+		{name: "mode column", cmds: []string{".mode column", "SELECT 1 AS a, 'xx' AS bb UNION ALL SELECT 22, NULL"},
+			stdout: []string{"a   bb\n--  --\n1   xx\n22\n"}},
 		{name: "mode shows current", cmds: []string{".mode line", ".mode"}, stdout: []string{"current output mode: line (set)"}},
 		{name: "headers off", cmds: []string{".headers off", "SELECT 7 AS n"}, stdout: []string{"7\n"}, not: []string{"n\n"}},
 		{name: "nullvalue", cmds: []string{".nullvalue NULL", "SELECT NULL AS x"}, stdout: []string{"x\nNULL\n"}},
