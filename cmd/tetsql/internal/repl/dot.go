@@ -87,6 +87,7 @@ func init() {
 		{name: "timer", args: "on|off", help: "print the run time of each statement", min: 1, max: 1, run: (*Shell).dotTimer},
 		{name: "stats", args: "on|off", help: "print chunks/rows/bytes of each scan after each statement", min: 1, max: 1, run: (*Shell).dotStats},
 		{name: "read", args: "FILE", help: "run the SQL and dot commands in FILE", min: 1, max: 1, run: (*Shell).dotRead},
+		{name: "maxrows", args: "[N]", help: "show or set how many rows a grid shows on a terminal (default 40; 0 = all)", max: 1, run: (*Shell).dotMaxRows},
 		{name: "print", args: "[TEXT ...]", help: "write TEXT (words joined by spaces) to the output", max: -1, run: (*Shell).dotPrint},
 		{name: "show", help: "show the current settings", run: (*Shell).dotShow},
 		{name: "databases", help: "list the attached schemas and their files", run: (*Shell).dotDatabases},

@@ -125,6 +125,11 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 	if err != nil {
 		return true, err
 	}
+	lim := s.limitRows(k, s.modeFor(k))
+	if lim != nil {
+		lim.Writer = w
+		w = lim
+	}
 	_, err = output.Copy(w, rows)
 	cerr := w.Close()
 	if prog != nil {
@@ -132,6 +137,9 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 	}
 	if err != nil {
 		return true, interrupted(ctx, err)
+	}
+	if cerr == nil {
+		s.reportHeld(lim)
 	}
 	return true, cerr
 }

@@ -70,6 +70,7 @@ type Shell struct {
 	null     string
 	timer    bool
 	stats    bool
+	maxRows  int64   // rows a grid shows on a terminal (.maxrows; 0 = all)
 	out      *sink   // .output destination; nil = Stdout
 	once     *sink   // .once destination for the next statement
 	depth    int     // .read nesting
@@ -84,7 +85,8 @@ type Shell struct {
 
 // New returns a shell on conn, which must stay open until CloseAfter.
 func New(conn *sql.Conn, opt Options) (*Shell, error) {
-	s := &Shell{conn: conn, opt: opt, header: opt.Header, null: opt.Null, timer: opt.Timer, stats: opt.Stats}
+	s := &Shell{conn: conn, opt: opt, header: opt.Header, null: opt.Null, timer: opt.Timer, stats: opt.Stats,
+		maxRows: DefaultMaxRows}
 	if s.opt.Stdout == nil {
 		s.opt.Stdout = io.Discard
 	}
