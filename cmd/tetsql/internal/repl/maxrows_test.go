@@ -14,11 +14,11 @@ func TestMaxRows(t *testing.T) {
 	t.Parallel()
 	const q = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 50) SELECT x FROM c"
 	tests := []struct {
-		name  string
-		term  bool
-		cmds  []string
-		rows  int    // data rows printed
-		note  string // the held-back line, "" for none
+		name string
+		term bool
+		cmds []string
+		rows int    // data rows printed
+		note string // the held-back line, "" for none
 	}{
 		{name: "box on a terminal", term: true, cmds: []string{q}, rows: 40, note: "50 rows, 40 shown (.maxrows 0 shows all)"},
 		{name: "column on a terminal", term: true, cmds: []string{".mode column", ".maxrows 10", q}, rows: 10, note: "50 rows, 10 shown"},
