@@ -33,40 +33,24 @@ func (e *Export) writeArrow(ctx context.Context, w io.Writer, opts ArrowOptions,
 	out := newArrowOut(w, opts, file)
 	progress := opts.progress()
 	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
-		vecs := make([]colbatch.Vec, len(cols))
-		for j := range cols {
-			k := es.Kind(e.cols[j])
-			if !cols[j].holds(k) {
-				return false, nil
-			}
-			vecs[j].Kind = k
+		vecs := e.scanVecs(es, cols)
+		if vecs == nil {
+			return false, nil
 		}
 		if err := out.start(cols); err != nil {
 			return true, err
 		}
-		for {
-			for j := range vecs {
-				vecs[j].Reset()
-			}
-			m, err := es.Fill(vecs, e.cols, min(fastBatch, out.batchRows-out.b.rows))
-			if m > 0 {
-				if err := e.checkRows(n + int64(m)); err != nil {
-					return true, err
+		var err error
+		n, err = e.pump(es, vecs, func() int { return min(fastBatch, out.batchRows-out.b.rows) }, nil,
+			func(m int, before int64) error {
+				if err := out.b.appendVecs(vecs, m, before); err != nil {
+					return err
 				}
-				if err := out.b.appendVecs(vecs, m, n); err != nil {
-					return true, err
-				}
-				n += int64(m)
-				progress(int64(m))
-				if err := out.flushIfFull(); err != nil {
-					return true, err
-				}
-			}
-			if err != nil || m == 0 {
-				return true, err
-			}
-		}
+				return out.flushIfFull()
+			}, progress)
+		return true, err
 	})
+
 	switch {
 	case took:
 		return n, out.finish(err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tetsql/tetsql/internal/colbatch"
 	"github.com/tetsql/tetsql/internal/sqlitevt"
 	"github.com/tetsql/tetsql/vtab"
 )
@@ -138,4 +139,48 @@ func (e *Export) checkRows(n int64) error {
 		return &MaxRowsError{Limit: m}
 	}
 	return nil
+}
+
+// scanVecs returns one vector per result column for the scan's values,
+// or nil when a column's export type does not take them as the ordinary
+// path would (the writer then declines the scan).
+func (e *Export) scanVecs(es *vtab.ExportScan, cols []parquetColumn) []colbatch.Vec {
+	vecs := make([]colbatch.Vec, len(cols))
+	for j := range cols {
+		vecs[j].Kind = es.Kind(e.cols[j])
+		if !cols[j].holds(vecs[j].Kind) {
+			return nil
+		}
+	}
+	return vecs
+}
+
+// pump reads the scan into vecs batch by batch until it ends (or stop
+// reports a writer's failure, or an error): room is the most rows of the
+// next batch, write takes the m rows filled (before rows ahead of them).
+// It enforces the connection's row limit, reports progress, and returns
+// the number of rows written.
+func (e *Export) pump(es *vtab.ExportScan, vecs []colbatch.Vec, room func() int, stop func() bool,
+	write func(m int, before int64) error, progress func(int64)) (n int64, err error) {
+	for stop == nil || !stop() {
+		for j := range vecs {
+			vecs[j].Reset()
+		}
+		m, err := es.Fill(vecs, e.cols, room())
+		if m == 0 {
+			return n, err
+		}
+		if err := e.checkRows(n + int64(m)); err != nil {
+			return n, err
+		}
+		if err := write(m, n); err != nil {
+			return n, err
+		}
+		n += int64(m)
+		progress(int64(m))
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

@@ -28,49 +28,25 @@ func (e *Export) WriteParquet(ctx context.Context, w io.Writer, opts ParquetOpti
 	var f *parquetFile
 	progress := opts.progress()
 	rows, took, err := e.run(ctx, func(es *vtab.ExportScan) (bool, error) {
-		kinds := make([]colbatch.Kind, len(cols))
-		for j := range cols {
-			kinds[j] = es.Kind(e.cols[j])
-			if !cols[j].holds(kinds[j]) {
-				return false, nil
-			}
+		vecs := e.scanVecs(es, cols)
+		if vecs == nil {
+			return false, nil
 		}
 		f = newParquetFile(w, cols, allColumns(len(cols)), codec, groupRows)
-		vecs := make([]colbatch.Vec, len(cols))
-		for j := range vecs {
-			vecs[j].Kind = kinds[j]
-		}
 		p := newPipeWriter(f)
 		var inGroup int64 // rows sent for the current row group
-		err := func() error {
-			for !p.failed.Load() {
-				for j := range vecs {
-					vecs[j].Reset()
-				}
-				m, err := es.Fill(vecs, e.cols, int(min(fastBatch, groupRows-inGroup)))
-				if m == 0 {
-					return err
-				}
-				if err := e.checkRows(n + int64(m)); err != nil {
-					return err
-				}
-				if err := p.write(vecs, m, n); err != nil {
-					return err
-				}
-				n += int64(m)
+		var err error
+		n, err = e.pump(es, vecs, func() int { return int(min(fastBatch, groupRows-inGroup)) }, p.failed.Load,
+			func(m int, before int64) error {
 				inGroup = (inGroup + int64(m)) % groupRows
-				progress(int64(m))
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}()
+				return p.write(vecs, m, before)
+			}, progress)
 		if perr := p.finish(); err == nil {
 			err = perr
 		}
 		return true, err
 	})
+
 	switch {
 	case took && err != nil:
 		return n, err
