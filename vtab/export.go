@@ -87,9 +87,6 @@ type ExportScan struct {
 // Plan is the idxNum and idxStr the cursor's Filter received.
 func (e *ExportScan) Plan() (idxNum int, idxStr string) { return e.src.filterPlan() }
 
-// Columns is the number of columns of the table.
-func (e *ExportScan) Columns() int { return e.src.columns() }
-
 // Kind is the colbatch kind the values of table column col are held in:
 // Int64 for dims and INTEGER labels, Float64 for REAL labels and f64
 // values, Text for TEXT labels (and a many-file table's file and hive
