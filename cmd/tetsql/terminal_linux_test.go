@@ -19,7 +19,7 @@ func TestTerminal_fit(t *testing.T) {
 	ts.waitFor("tetsql> ")
 	ts.typeText("SELECT 1 AS a, 'a long text value' AS b, 'another long text' AS c, 'and a third one' AS d;\r")
 	s := ts.waitFor("(.mode line shows all)")
-	box := s[strings.Index(s, "┌"):strings.Index(s, "┘")+len("┘")]
+	box := s[strings.Index(s, "┌") : strings.Index(s, "┘")+len("┘")]
 	for _, line := range strings.Split(box, "\n") {
 		if n := utf8.RuneCountInString(line); n > 30 {
 			t.Errorf("line of %d columns on a 30-column terminal: %q", n, line)
