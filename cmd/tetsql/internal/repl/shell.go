@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
@@ -42,6 +43,17 @@ type Options struct {
 	// Width is the terminal's width in columns (0 = unknown); box and
 	// table output on the terminal cut cells wider than a third of it.
 	Width int
+	// WidthNow, when set, is asked for the terminal's width before each
+	// result (the window may have been resized); it overrides Width.
+	WidthNow func() int
+	// Footer prints a line after each result shown on the terminal: its
+	// row count, the rows and columns a grid held back, and the time
+	// the statement took ("3 rows · 0.004 s"). Set it when stdout is a
+	// terminal. Without it, a grid that held rows or columns back still
+	// says so, without the time.
+	Footer bool
+	// Now is the shell's clock (nil = time.Now); tests fix it.
+	Now func() time.Time
 
 	// Safe refuses the dot commands that name a path or reach the shell
 	// (.open, .output, .once, .read, …) with "not allowed in safe mode:
@@ -69,13 +81,14 @@ type Shell struct {
 	null     string
 	timer    bool
 	stats    bool
-	maxRows  int64   // rows a grid shows on a terminal (.maxrows; 0 = all)
-	out      *sink   // .output destination; nil = Stdout
-	once     *sink   // .once destination for the next statement
-	depth    int     // .read nesting
-	scripts  []input // scripts read (never an output)
-	interact bool    // inside Interactive
-	guarded  bool    // a statement runs under guard
+	maxRows  int64     // rows a grid shows on a terminal (.maxrows; 0 = all)
+	out      *sink     // .output destination; nil = Stdout
+	once     *sink     // .once destination for the next statement
+	depth    int       // .read nesting
+	scripts  []input   // scripts read (never an output)
+	interact bool      // inside Interactive
+	guarded  bool      // a statement runs under guard
+	started  time.Time // when the running statement started (the footer's time)
 	// stdoutHeld is the binary format of a result set written to
 	// standard output (one Parquet file or Arrow stream; a second one
 	// after it would be lost to readers).
