@@ -44,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeUsage(stdout)
 		return exitOK
 	case err != nil:
-		fmt.Fprintf(stderr, "Error: %v\nTry 'tetsql --help'.\n", err)
+		fmt.Fprintf(stderr, "Error: %s\nTry 'tetsql --help'.\n", repl.Message(err))
 		return exitUsage
 	case o.version:
 		fmt.Fprintln(stdout, versionText())

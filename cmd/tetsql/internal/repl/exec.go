@@ -26,7 +26,7 @@ func (s *Shell) runSQL(ctx context.Context, q string) error {
 	if s.timer {
 		fmt.Fprintf(s.opt.Stderr, "Run Time: real %.3f s\n", elapsed.Seconds())
 	}
-	return err
+	return s.explain(ctx, q, err)
 }
 
 // guard runs fn under a context that SIGINT (Options.Interrupts)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -268,15 +267,9 @@ func (s *Shell) errorf(err error) {
 	fmt.Fprintf(s.opt.Stderr, "Error: %s\n", Message(err))
 }
 
-// sqliteCode matches the " (1)" result code modernc.org/sqlite appends.
-var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
-
 // Message is the text of err as the shell prints it after "Error: ":
 // without SQLite's generic "SQL logic error: " prefix and numeric result
-// code, which add nothing for a reader.
-func Message(err error) string {
-	msg := err.Error()
-	msg = sqliteCode.ReplaceAllString(msg, "")
-	msg = strings.Replace(msg, "SQL logic error: ", "", 1)
-	return msg
-}
+// code, Go package prefixes and Go's wordings (errtext.go), and, for a
+// statement SQLite's message places, the statement's line with a caret
+// under the token (errpos.go).
+func Message(err error) string { return messageOf(err) }

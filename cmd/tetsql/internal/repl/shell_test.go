@@ -37,7 +37,7 @@ func TestInteractive(t *testing.T) {
 	if want := "d0,value\n0,1.0\n1,4.0\nanswer\n42\nnext\n43\n"; e.stdout.String() != want {
 		t.Errorf("stdout %q, want %q", e.stdout, want)
 	}
-	if want := "Error: no such table: nope\n"; e.stderr.String() != want {
+	if want := "Error: no such table: nope\n  SELECT * FROM nope;\n                ^\n"; e.stderr.String() != want {
 		t.Errorf("stderr %q, want %q", e.stderr, want)
 	}
 	P, C := repl.Prompt, repl.ContinuePrompt
