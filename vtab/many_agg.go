@@ -104,6 +104,7 @@ func (c *manyAgg) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) error
 		return err
 	}
 	c.mem = sess.engine().Budget(c.t.qualified)
+	sess.engine().LiveFiles(int64(len(files)), 0)
 	if err := c.foldAll(files); err != nil {
 		return err
 	}
@@ -234,6 +235,7 @@ func (c *manyAgg) foldFile(fi int) (res fileResult) {
 		return res
 	}
 	res.opened = true
+	t.args.session.engine().LiveFiles(0, 1)
 	it, err := t.inner(fi)
 	if err != nil {
 		res.err = err

@@ -152,6 +152,7 @@ func (c *manyCells) Filter(idxNum int, idxStr string, vals []sqlitevt.Value) err
 	}
 	c.files, c.next, c.done = files, 0, false
 	c.idxNum, c.idxStr = idxNum, idxStr
+	c.t.args.session.engine().LiveFiles(int64(len(files)), 0)
 	if err := c.advance(); err != nil {
 		return err
 	}
@@ -190,6 +191,7 @@ func (c *manyCells) openFile(fi int) error {
 		c.seen[fi] = true
 		c.stats.FilesOpened++
 	}
+	sess.engine().LiveFiles(0, 1)
 	it, err := t.inner(fi)
 	if err == nil {
 		var cur sqlitevt.Cursor

@@ -56,6 +56,8 @@ type CellScan struct {
 	tick      uint32      // positions stepped, for the cancellation check
 	ra        *readAhead  // nil until the session's read-ahead is first used
 
+	liveRows int64 // Stats.Rows when last added to the session's live counters
+
 	started time.Time
 	checked time.Time // last check that the file is unchanged on disk
 	// Stats are the scan's counters, summed over its Filter calls.
@@ -103,6 +105,7 @@ func (c *CellScan) Start(plan *planner.Plan, offset, limit int64, terms []ValueT
 	if c.remaining == 0 {
 		return nil
 	}
+	c.sess.LivePlan(plan.ChunkCount())
 	skipped := offset // positions NextSkip steps over
 	if len(terms) > 0 {
 		skipped = 0 // only the scan knows which rows pass
@@ -184,6 +187,8 @@ func (c *CellScan) load() error {
 		return err
 	}
 	c.Stats.Count(&ch)
+	c.sess.LiveChunk(c.Stats.Rows - c.liveRows)
+	c.liveRows = c.Stats.Rows
 	c.ev.read(&ch, c.plan.ChunkCount())
 	if len(c.terms) > 0 {
 		excluded, err := c.chunkTest(&ch)
@@ -289,6 +294,7 @@ func (c *CellScan) checkEnd() {
 // source.
 func (c *CellScan) Close() {
 	if !c.started.IsZero() {
+		c.flushLive()
 		c.Stats.Elapsed = time.Since(c.started)
 		if !c.Quiet {
 			c.sess.Record(c.Stats)
@@ -300,6 +306,13 @@ func (c *CellScan) Close() {
 	} else {
 		c.r.a.src.Release()
 	}
+}
+
+// flushLive adds the rows emitted since the last update to the
+// session's live counters.
+func (c *CellScan) flushLive() {
+	c.sess.LiveRows(c.Stats.Rows - c.liveRows)
+	c.liveRows = c.Stats.Rows
 }
 
 // Started reports whether a Filter ran.

@@ -52,6 +52,7 @@ type FoldSpec struct {
 // to st.
 func Fold(spec *FoldSpec, st *ScanStats) ([]fold.Stats, error) {
 	items := chunkIDs(spec.Reader.a.Info(), spec.Spans, spec.Chunks)
+	spec.Session.LivePlan(int64(len(items)))
 	var ev *evictor
 	if len(items) >= EvictFrom {
 		ev = newEvictor(spec.Reader.a.src)

@@ -115,6 +115,7 @@ func (f *folder) chunk(id int64) error {
 		f.buf = c.Data
 	}
 	f.stats.Count(&c)
+	f.spec.Session.LiveChunk(f.selected(r))
 	f.info, f.data, f.rank, f.ferr = c.Info, c.Data, r, nil
 	defer f.ev.done(&f.info) // the fold is done with its stored bytes
 	// An in-place chunk is a view of the mapping: fold it under the
@@ -183,6 +184,19 @@ func (f *folder) foldChunkAll(w *work, data []byte, r int) error {
 			return nil
 		}
 	}
+}
+
+// selected is how many elements of the current chunk the runs select.
+func (f *folder) selected(r int) int64 {
+	n := int64(1)
+	for d := 0; d < r; d++ {
+		m := int64(0)
+		for _, run := range f.runs[d] {
+			m += run.hi - run.lo
+		}
+		n *= m
+	}
+	return n
 }
 
 // fullChunk reports whether the whole chunk is selected.

@@ -18,6 +18,7 @@ import (
 func Pick(spec *FoldSpec, p *fold.Picker, st *ScanStats) error {
 	in := spec.Reader.a.Info()
 	items := chunkIDs(in, spec.Spans, spec.Chunks)
+	spec.Session.LivePlan(int64(len(items)))
 	rowStride := make([]int64, in.Rank())
 	n := int64(1)
 	for d := in.Rank() - 1; d >= 0; d-- {

@@ -203,8 +203,11 @@ func (c *CellScan) advance() bool {
 	}
 }
 
-// callLive checks the call's context, failing the scan once it is done.
+// callLive checks the call's context, failing the scan once it is done,
+// and adds the rows emitted since the last update to the session's live
+// counters (so that a long chunk shows progress too).
 func (c *CellScan) callLive() bool {
+	c.flushLive()
 	if err := c.sess.Interrupted(); err != nil {
 		c.fail(err)
 		return false

@@ -55,6 +55,8 @@ type Session struct {
 	changed atomic.Bool   // a statement found a file changed on disk
 	held    atomic.Int64  // bytes open cursors hold against MemLimit (memlimit.go)
 	epoch   atomic.Uint64 // bumped by Forget
+
+	live liveCounters // running totals for a progress line (live.go)
 }
 
 // MaxKeptScans is how many finished scans a session keeps between two

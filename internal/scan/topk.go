@@ -150,6 +150,7 @@ func (t *TopK) page(n int64) error {
 	}
 	t.rlo, t.rhi, t.rowsel = plan.RowIDFilter()
 	t.ev, t.chunks = cellsEvictor{src: r.a.src}, plan.ChunkCount()
+	sess.LivePlan(t.chunks)
 	t.it.Reset(plan)
 	t.first, t.pre = t.first[:0], t.pre[:0]
 	batch := 0 // chunks without statistics read at once, set by the first
@@ -248,6 +249,7 @@ func (t *TopK) read(r *Reader, st *ScanStats, known bool) error {
 func (t *TopK) offerChunk(r *Reader, st *ScanStats, ch *Chunk, known bool, folded *fold.Stats, pre *topSlot) error {
 	b := &t.box
 	st.Count(ch)
+	t.sess.LiveChunk(boxElements(b.lo[:t.rank], b.hi[:t.rank]))
 	t.ev.read(ch, t.chunks)
 	var ferr error
 	body := func() {

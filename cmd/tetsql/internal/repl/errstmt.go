@@ -37,7 +37,7 @@ func (s *Shell) explain(ctx context.Context, q string, err error) error {
 	}
 	width := 0
 	if s.opt.StderrTerminal {
-		width = s.opt.Width
+		width = s.termWidth()
 	}
 	e := &stmtError{err: err, msg: msg + didYouMean(s.suggestions(ctx, q, tok, kind))}
 	if off := findToken(q, tok); off >= 0 {

@@ -15,7 +15,9 @@ import (
 func (s *Shell) runSQL(ctx context.Context, q string) error {
 	start := s.now()
 	s.started = start
+	live := s.startLive()
 	err := s.guard(ctx, func(ctx context.Context) error { return s.query(ctx, q) })
+	s.stopLive(live) // cleared on success, error and Ctrl-C
 	elapsed := s.now().Sub(start)
 	scans, _ := tetsql.Scans(context.Background(), s.conn) // drained even when not shown
 	if s.stats {
@@ -25,6 +27,9 @@ func (s *Shell) runSQL(ctx context.Context, q string) error {
 	}
 	if s.timer {
 		fmt.Fprintf(s.opt.Stderr, "Run Time: real %.3f s\n", elapsed.Seconds())
+	}
+	if err == nil {
+		s.aggHint(q, scans)
 	}
 	return s.explain(ctx, q, err)
 }

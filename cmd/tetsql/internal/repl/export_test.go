@@ -1,5 +1,10 @@
 package repl
 
+import (
+	"io"
+	"time"
+)
+
 // Hooks for the external tests.
 
 // Prompts of the interactive shell.
@@ -30,3 +35,19 @@ func Complete(sql string) bool {
 
 // Seconds is the footer's form of a duration.
 var Seconds = seconds
+
+// SetLive sets the progress line's delay before the first draw (< 0:
+// at once, before the statement runs), its redraw interval and its clock.
+func (s *Shell) SetLive(delay, every time.Duration, now func() time.Time) {
+	s.live.delay, s.live.every, s.live.now = delay, every, now
+}
+
+// SetHint sets the _agg hint's thresholds: chunks decoded, scan time.
+func (s *Shell) SetHint(chunks int64, d time.Duration) {
+	s.live.hintChunks, s.live.hintTime = chunks, d
+}
+
+// SetOutputsForTest replaces the shell's standard output and error.
+func (s *Shell) SetOutputsForTest(stdout, stderr io.Writer) {
+	s.opt.Stdout, s.opt.Stderr = stdout, stderr
+}

@@ -93,6 +93,7 @@ type Shell struct {
 	// standard output (one Parquet file or Arrow stream; a second one
 	// after it would be lost to readers).
 	stdoutHeld binaryFormat
+	live       liveState // progress line and _agg hint (liveprogress.go)
 }
 
 // New returns a shell on conn, which must stay open until CloseAfter.
@@ -210,6 +211,8 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 	if err := s.addScript(r, name); err != nil {
 		return err
 	}
+	s.live.scripts++
+	defer func() { s.live.scripts-- }()
 	lr := newScanner(r)
 	var buf buffer
 	lineNo, stmtLine := 0, 0
