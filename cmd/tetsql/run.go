@@ -112,7 +112,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
 	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
 		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY,
-		WidthNow: func() int { return termWidth(stdout) }}
+		WidthNow: func() int { // the results' terminal, else the messages'
+			if w := termWidth(stdout); w > 0 {
+				return w
+			}
+			return termWidth(stderr)
+		}}
 	defer onTerminate()()
 	if interactive {
 		sigs := make(chan os.Signal, 1)
