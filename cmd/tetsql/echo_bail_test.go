@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,5 +46,28 @@ func TestRun_bailScript(t *testing.T) {
 	code, _, errs := runCLI(t, "", "--csv", "-o", filepath.Join(dir, "x.parquet"), ref("sample.tet"), "SELECT 1")
 	if code != 2 || !strings.Contains(errs, "--mode csv does not write") {
 		t.Errorf("--csv -o x.parquet: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestRun_outputExtensionAfterInit: a .mode of the init file is the
+// terminal's; -o's extension still picks the file's format.
+func TestRun_outputExtensionAfterInit(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if err := os.WriteFile(filepath.Join(home, ".tetsqlrc"), []byte(".mode box\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", filepath.Join(dir, "a.json")}, `[{"x":1}]` + "\n"},
+	} {
+		code, _, errs := runCLI(t, "", append(tc.args, ref("sample.tet"), "SELECT 1 AS x")...)
+		b, err := os.ReadFile(tc.args[len(tc.args)-1])
+		if code != 0 || err != nil || string(b) != tc.want {
+			t.Errorf("%q: exit %d, file %q (%v), want %q; stderr %q", tc.args, code, b, err, tc.want, errs)
+		}
 	}
 }

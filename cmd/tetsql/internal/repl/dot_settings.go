@@ -43,7 +43,7 @@ func (s *Shell) dotMode(_ context.Context, args []string) error {
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "output: "))
 	}
-	s.mode, s.modeSet = m, true
+	s.mode, s.modeSet, s.flagMode = m, true, false
 	for _, k := range []*sink{s.out, s.once} { // chosen for the current output too
 		if k != nil {
 			k.modeSet = true

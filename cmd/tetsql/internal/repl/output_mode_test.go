@@ -57,6 +57,9 @@ func TestOutput_modeFromExtension(t *testing.T) {
 		{name: "a mode flag with -o applies to it, silently", opt: repl.Options{Mode: "list"}, file: "x.json", cmds: func(d string) []string {
 			return []string{"-o " + d, q}
 		}, want: "a|b\n1|x\n"},
+		{name: "-o after an init file's .mode takes the extension, silently", file: "x.json", cmds: func(d string) []string {
+			return []string{".mode box", "-o " + d, q}
+		}, want: `[{"a":1,"b":"x"}]` + "\n"},
 		{name: "-o without a mode flag takes the extension, silently", file: "x.md", cmds: func(d string) []string {
 			return []string{"-o " + d, q}
 		}, want: "| a | b |\n|--:|---|\n| 1 | x |\n"},

@@ -68,6 +68,7 @@ type Shell struct {
 
 	mode     output.Mode
 	modeSet  bool // mode chosen explicitly (flag or .mode)
+	flagMode bool // ... by Options.Mode, not changed by .mode since: it applies to -o
 	header   bool
 	null     string
 	timer    bool
@@ -104,7 +105,7 @@ func New(conn *sql.Conn, opt Options) (*Shell, error) {
 		if err != nil {
 			return nil, usageError{err}
 		}
-		s.mode, s.modeSet = m, true
+		s.mode, s.modeSet, s.flagMode = m, true, true
 	}
 	if c := strings.ToLower(opt.Compression); c != "" && !slices.Contains(tetsql.ParquetCompressions, c) {
 		return nil, usageError{fmt.Errorf("unknown compression %q (valid: %s)", opt.Compression, strings.Join(tetsql.ParquetCompressions, ", "))}
@@ -139,7 +140,8 @@ func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSess
 func (s *Shell) SetOutputWhole(path string) error { return s.setOutput(path, sinkWhole, false) }
 
 // setOutput switches the output to path; dot tells .output from -o,
-// whose mode flag, if any, applies to the file (see userMode).
+// to which a mode flag given with it applies (see userMode), but not a
+// .mode of the init file.
 func (s *Shell) setOutput(path string, kind sinkKind, dot bool) error {
 	var next *sink
 	if path != "" && path != "-" {
@@ -147,7 +149,7 @@ func (s *Shell) setOutput(path string, kind sinkKind, dot bool) error {
 		if err != nil {
 			return err
 		}
-		k.modeSet = !dot && s.modeSet
+		k.modeSet = !dot && s.flagMode
 		if dot {
 			s.announce(k)
 		}
