@@ -49,8 +49,9 @@ var ErrArrowType = errors.New("value does not fit the column's Arrow type")
 //
 // Column types come from the declared SQL types as in WriteParquet: the
 // integer dtype names INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32
-// and UINT64 → int8 … uint64; exactly FLOAT (a tetsql f16/f32 value
-// column) → float32; other REAL/FLOA/DOUB types → float64; other INT
+// and UINT64 → int8 … uint64; exactly FLOAT32 or FLOAT16 (a tetsql
+// f32/f16 value column) → float32; other REAL/FLOA/DOUB types (FLOAT
+// among them: SQLite's double) → float64; other INT
 // types → int64; CHAR/CLOB/TEXT types → utf8; BLOB → binary. Columns
 // with no declared type (expressions) or a NUMERIC one take their type
 // from their first non-NULL value exactly as in WriteParquet (INTEGER →

@@ -171,7 +171,7 @@ func TestWriteArrowErrors(t *testing.T) {
 			db, tetsql.ArrowOptions{BatchRows: 100}, `TEXT value late in a column of type float64`},
 		{"BLOB after a batch of NULLs", "SELECT CASE WHEN time > 100 THEN x'00' END AS b FROM temperature",
 			db, tetsql.ArrowOptions{BatchRows: 10}, `BLOB value [0] in a column of type utf8`},
-		{"f64 value in a FLOAT column", "SELECT value FROM temperature UNION ALL SELECT 0.1",
+		{"f64 value in a FLOAT32 column", "SELECT value FROM temperature UNION ALL SELECT 0.1",
 			db, tetsql.ArrowOptions{}, `REAL value 0.1 in a column of type float32`},
 		{"INT8 overflow", "SELECT a FROM ints UNION ALL SELECT 128", ints, tetsql.ArrowOptions{},
 			`column "a", row 5: value does not fit the column's Arrow type: INTEGER value 128 in a column of type int8`},

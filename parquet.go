@@ -68,13 +68,13 @@ var ErrParquetType = errors.New("value does not fit the column's Parquet type")
 // many rows it wrote. It reads rows to the end but does not close them.
 //
 // Column types come from the declared SQL types (ColumnType's
-// DatabaseTypeName), following SQLite's affinity rules: exactly FLOAT (a
-// tetsql f16/f32 value column) → FLOAT, other REAL/FLOA/DOUB types →
-// DOUBLE, INT8/INT16/INT32/UINT8/UINT16/UINT32/UINT64 (a tetsql
-// integer value column, named by its dtype's bits) → INT32 or INT64 with
-// the INT(bits, signed) logical type, other INT types → INT64,
-// CHAR/CLOB/TEXT types → STRING, BLOB →
-// BYTE_ARRAY. Columns with no declared type (expressions) or a NUMERIC
+// DatabaseTypeName), following SQLite's affinity rules: exactly FLOAT32
+// or FLOAT16 (a tetsql f32/f16 value column) → FLOAT, other REAL/FLOA/DOUB
+// types (FLOAT among them: SQLite's double) → DOUBLE,
+// INT8/INT16/INT32/UINT8/UINT16/UINT32/UINT64 (a tetsql integer value
+// column, named by its dtype's bits) → INT32 or INT64 with the INT(bits,
+// signed) logical type, other INT types → INT64, CHAR/CLOB/TEXT types →
+// STRING, BLOB → BYTE_ARRAY. Columns with no declared type (expressions) or a NUMERIC
 // one take their type from their first non-NULL value (INTEGER → INT64,
 // REAL → DOUBLE, TEXT → STRING, BLOB → BYTE_ARRAY, a boolean → BOOLEAN);
 // a column NULL in its first ParquetInferRows rows (or in the whole

@@ -298,7 +298,7 @@ func TestWriteParquetErrors(t *testing.T) {
 		{"first value after ParquetInferRows NULLs", "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 70000) " +
 			"SELECT CASE WHEN i > 65536 THEN 1.5 END AS x FROM c",
 			tetsql.ParquetOptions{}, tetsql.ErrParquetType, `row 65537: value does not fit the column's Parquet type: REAL value 1.5 in a column of type STRING`},
-		{"f64 value in a FLOAT column", "SELECT value FROM temperature UNION ALL SELECT 0.1",
+		{"f64 value in a FLOAT32 column", "SELECT value FROM temperature UNION ALL SELECT 0.1",
 			tetsql.ParquetOptions{}, tetsql.ErrParquetType, `REAL value 0.1 in a column of type FLOAT`},
 	}
 	for _, tc := range tests {

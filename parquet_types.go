@@ -102,7 +102,9 @@ func declaredKind(t string) parquetKind {
 		return k
 	}
 	switch {
-	case t == "FLOAT":
+	case t == "FLOAT32", t == "FLOAT16":
+		// A tetsql f32 or f16 value column (see valueType in vtab); a
+		// plain FLOAT is SQLite's double, like REAL, below.
 		return pqFloat
 	case strings.Contains(t, "INT"):
 		return pqInt64

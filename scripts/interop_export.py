@@ -146,7 +146,7 @@ def allowed_types(exp):
     """The Arrow type names a column may have: from its declared SQL type,
     else from the storage classes of its values."""
     d, classes = exp["decl"], exp["classes"]
-    if d == "FLOAT":
+    if d in ("FLOAT32", "FLOAT16"):  # a tetsql f32/f16 value column; FLOAT is a double
         return {"float"}
     if d in INT_TYPES:
         return {INT_TYPES[d]}

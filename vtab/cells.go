@@ -139,16 +139,21 @@ func newCells(ctx sqlitevt.Context, a tableArgs, h *scan.Handle) (*cellsTable, e
 	return t, nil
 }
 
-// valueType is the declared type of a value column: FLOAT for f16/f32
-// (REAL affinity; clients may print such values in single precision), REAL
-// for f64, and for integer dtypes their width and sign in bits as numpy
-// and Arrow spell them (INT8 … INT64, UINT8 … UINT64). Every one of those
-// contains "INT", so SQLite gives the column INTEGER affinity exactly as
-// it did for INTEGER; exports read the width from the name.
+// valueType is the declared type of a value column: FLOAT16 and FLOAT32
+// for f16 and f32, REAL for f64, and for integer dtypes their width and
+// sign in bits as numpy and Arrow spell them (INT8 … INT64, UINT8 …
+// UINT64). FLOAT16 and FLOAT32 contain "FLOA", so SQLite gives them REAL
+// affinity; the width in the name tells exports (float32) and clients
+// (printing and scanning in single precision) what the values are,
+// where a plain FLOAT would not: a native table's FLOAT means double.
+// Every integer name contains "INT", so SQLite gives those INTEGER
+// affinity exactly as for INTEGER; exports read the width from the name.
 func valueType(dt array.DType) string {
 	switch dt {
-	case array.F16, array.F32:
-		return "FLOAT"
+	case array.F16:
+		return "FLOAT16"
+	case array.F32:
+		return "FLOAT32"
 	case array.F64:
 		return "REAL"
 	}

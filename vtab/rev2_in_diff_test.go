@@ -28,7 +28,7 @@ func TestRev2_inDifferential(t *testing.T) {
 	writeTet(t, p, spec, func(k int) float32 { return float32(k) })
 	db, _ := openDB(t, map[string]string{"one": p})
 	types := rowsOf(t, db, "SELECT name || ' ' || type FROM pragma_table_info('v', 'one')")
-	if got := strings.Join(types, ","); got != "a INTEGER,b INTEGER,c INTEGER,a_label INTEGER,b_label TEXT,c_label REAL,value FLOAT" {
+	if got := strings.Join(types, ","); got != "a INTEGER,b INTEGER,c INTEGER,a_label INTEGER,b_label TEXT,c_label REAL,value FLOAT32" {
 		t.Fatalf("columns %s", got)
 	}
 	mustExec(t, db, "CREATE TABLE nat(a INTEGER, b INTEGER, c INTEGER, a_label INTEGER, b_label TEXT, c_label REAL, value REAL)")

@@ -19,8 +19,8 @@ const (
 )
 
 // newValueTerm converts a value term's argument as SQLite compares it
-// with a column of numeric affinity (the value column is declared FLOAT,
-// REAL or INTEGER): INTEGER and REAL as they are, TEXT that reads as a
+// with a column of numeric affinity (the value column is declared
+// FLOAT32, FLOAT16, REAL or an integer type, see valueType): INTEGER and REAL as they are, TEXT that reads as a
 // number converted as numeric affinity converts it (sqliteReal). TEXT
 // that stays TEXT, and BLOB, sort after every number: "value < x" and
 // "value <= x" then hold for every element that is not NULL (the term

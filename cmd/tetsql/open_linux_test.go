@@ -40,7 +40,7 @@ func TestBinary_openFailureKeepsSession(t *testing.T) {
 		t.Errorf("schemas afterwards: %q", out)
 	}
 	for _, msg := range []string{`Error: alias "demo" is already in use`, `Error: alias "DEMO" is already in use`,
-		"Error: stat missing.tet: no such file or directory", "Error: tetsql: open notatet.txt"} {
+		"Error: open missing.tet: no such file or directory", "Error: open notatet.txt: not a file of a known format"} {
 		if !strings.Contains(errs, msg) {
 			t.Errorf("stderr lacks %q:\n%s", msg, errs)
 		}

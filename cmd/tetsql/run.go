@@ -44,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeUsage(stdout)
 		return exitOK
 	case err != nil:
-		fmt.Fprintf(stderr, "Error: %v\nTry 'tetsql --help'.\n", err)
+		fmt.Fprintf(stderr, "Error: %s\nTry 'tetsql --help'.\n", repl.Message(err))
 		return exitUsage
 	case o.version:
 		fmt.Fprintln(stdout, versionText())
@@ -111,7 +111,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
 	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Echo: o.echo, Bail: o.bail, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
-		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Width: termWidth(stdout)}
+		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY,
+		WidthNow: func() int { return termWidth(stdout) }}
 	defer onTerminate()()
 	if interactive {
 		sigs := make(chan os.Signal, 1)

@@ -48,7 +48,7 @@ func TestRun_exitCodes(t *testing.T) {
 		{name: "bad alias", args: []string{"a=" + sample, "a=" + sample, "SELECT 1"}, code: 2, stderr: `alias "a" used twice`},
 		{name: "bad size", args: []string{"--max-chunk-bytes", "lots", "SELECT 1"}, code: 2, stderr: "--max-chunk-bytes"},
 		{name: "mem limit", args: []string{"--mem-limit", "300B", sample, "SELECT count FROM temperature_agg('d0,d1')"}, code: 1,
-			stderr: "Error: tet: sample.temperature_agg: grouping needs 672 B for 6 groups, above the memory limit of 300 B (DSN option mem_limit, shell --mem-limit)\n"},
+			stderr: "Error: sample.temperature_agg: grouping needs 672 B for 6 groups, above the memory limit of 300 B (DSN option mem_limit, shell --mem-limit)\n"},
 		{name: "within mem limit", args: []string{"--mem-limit", "1KiB", sample, "SELECT sum(count) AS n FROM temperature_agg('d0,d1')"}, stdout: "n\n6\n"},
 		{name: "bad mem limit", args: []string{"--mem-limit", "0", "SELECT 1"}, code: 2, stderr: `--mem-limit "0": want a positive size`},
 		{name: "bad read-ahead bytes", args: []string{"--read-ahead-bytes", "0", "SELECT 1"}, code: 2, stderr: `--read-ahead-bytes "0": want a positive size`},

@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 ERA5 = "testdata/era5_monthly/**/*.tet"
 DEMO = "testdata/demo.tet"
 DTYPES = "testdata/interop/dtypes.tet"
-SPARK_TYPES = {"INTEGER": "bigint", "FLOAT": "float", "REAL": "double", "TEXT": "string"}
+SPARK_TYPES = {"INTEGER": "bigint", "FLOAT32": "float", "FLOAT16": "float", "REAL": "double", "TEXT": "string"}
 
 failures = []
 

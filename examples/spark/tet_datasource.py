@@ -22,10 +22,10 @@ Options:
     onError     fail (default) or skip: a glob's unreadable files
 
 The schema is the cells table's columns, typed from their SQL types
-(INTEGER -> long, FLOAT -> float, REAL -> double, TEXT -> string, an
-integer dtype's INT8 ... UINT64 -> the Spark type holding it); a glob
-adds `file` and one string column per hive `key=value` directory. Every
-file is one Spark partition (or several, above splitBytes), read by its own
+(INTEGER -> long, FLOAT32 and FLOAT16 -> float, REAL -> double, TEXT ->
+string, an integer dtype's INT8 ... UINT64 -> the Spark type holding it);
+a glob adds `file` and one string column per hive `key=value` directory.
+Every file is one Spark partition (or several, above splitBytes), read by its own
 tetsql process on the executor, so the files and the binary must be at the
 same paths on every executor.
 """
@@ -43,7 +43,10 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 # Spark types of tetsql's declared column types. Integer value columns are
 # declared by dtype; Spark has no unsigned types, so an unsigned one gets
 # the next wider signed type (UINT64: DECIMAL(20,0)).
-SQL_TYPES = {"INTEGER": "BIGINT", "FLOAT": "FLOAT", "REAL": "DOUBLE", "TEXT": "STRING",
+# f32/f16 value columns are FLOAT32/FLOAT16 (FLOAT in tetsql before that
+# naming, kept so an older binary still works).
+SQL_TYPES = {"INTEGER": "BIGINT", "FLOAT32": "FLOAT", "FLOAT16": "FLOAT", "FLOAT": "FLOAT",
+             "REAL": "DOUBLE", "TEXT": "STRING",
              "INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT",
              "UINT8": "SMALLINT", "UINT16": "INT", "UINT32": "BIGINT", "UINT64": "DECIMAL(20,0)"}
 ALIAS = "tetsrc"  # the schema name tetsql gives the opened file or glob

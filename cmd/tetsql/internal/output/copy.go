@@ -32,10 +32,12 @@ func Copy(w Writer, rows *sql.Rows) (int64, error) {
 	}
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
-	var single []int // columns declared FLOAT: single precision
+	var single []int // columns declared FLOAT32 or FLOAT16: single precision
 	for i := range vals {
 		ptrs[i] = &vals[i]
-		if strings.EqualFold(cols[i].Type, "FLOAT") {
+		// Not FLOAT: a native table's FLOAT is a double, whose value
+		// 0.699999988079071 must not print as 0.7.
+		if strings.EqualFold(cols[i].Type, "FLOAT32") || strings.EqualFold(cols[i].Type, "FLOAT16") {
 			single = append(single, i)
 		}
 	}

@@ -46,6 +46,14 @@ type grid struct {
 	cellW     []int  // display width of each buffered cell
 	nrows     int    // rows in the window
 	raw, disp []byte // scratch for formatting one cell
+	cut       []byte // scratch for a cell cut to a fitted width
+
+	// Fitting to the terminal (grid_fit.go): numW is the widest number
+	// of each column in the window, shown the columns drawn (the rest
+	// are one "…" column), fitted whether widths were narrowed.
+	numW   []int
+	shown  int
+	fitted bool
 }
 
 func newGrid(mode Mode, w io.Writer, opts Options) *grid {
@@ -77,6 +85,7 @@ func (g *grid) Header(cols []Column) error {
 		g.widths[i] = max(w, -w)
 		g.forced[i] = w < 0
 	}
+	g.numW = make([]int, n)
 	return nil
 }
 
@@ -113,9 +122,15 @@ func (g *grid) Row(vals []any) error {
 	}
 	if g.streaming {
 		g.buf = g.buf[:0]
-		for i, v := range vals {
+		for i, v := range vals[:g.shown] {
 			c, w := g.cell(i, v)
+			if !isNumber(v) { // a later, wider number widens its row: never cut
+				c, w = g.fitCut(i, c, w)
+			}
 			g.buf = g.appendCell(g.buf, i, c, w, g.align(i))
+		}
+		if g.shown < len(vals) {
+			g.buf = g.appendMore(g.buf, ellipsis)
 		}
 		g.buf = g.endLine(g.buf)
 		g.write(g.buf)
@@ -131,6 +146,7 @@ func (g *grid) Row(vals []any) error {
 		case v == nil:
 		case isNumber(v):
 			g.sawNum[i] = true
+			g.numW[i] = max(g.numW[i], w)
 		default:
 			g.sawOther[i] = true
 		}
@@ -155,9 +171,14 @@ func (g *grid) flushWindow() {
 		g.widths[i] = max(g.widths[i], w)
 		g.right[i] = g.forced[i] || numericType(c.Type) || c.Type == "" && g.sawNum[i] && !g.sawOther[i]
 	}
+	g.fit(g.numW)
 	b := g.rule(g.buf[:0], &g.style.top)
-	for i := range names {
-		b = g.appendCell(b, i, names[i], nameW[i], g.headerAlign(i))
+	for i := range names[:g.shown] {
+		c, w := g.fitCut(i, names[i], nameW[i])
+		b = g.appendCell(b, i, c, w, g.headerAlign(i))
+	}
+	if g.shown < ncol {
+		b = g.appendMore(b, ellipsis)
 	}
 	b = g.endLine(b)
 	b = g.rule(b, &g.style.sep)
@@ -167,8 +188,14 @@ func (g *grid) flushWindow() {
 		b = b[:0]
 		for i := 0; i < ncol; i++ {
 			k := r*ncol + i
-			b = g.appendCell(b, i, g.arena[start:g.ends[k]], g.cellW[k], g.align(i))
+			if i < g.shown { // a number of the window is never wider than its column
+				c, w := g.fitCut(i, g.arena[start:g.ends[k]], g.cellW[k])
+				b = g.appendCell(b, i, c, w, g.align(i))
+			}
 			start = g.ends[k]
+		}
+		if g.shown < ncol {
+			b = g.appendMore(b, ellipsis)
 		}
 		b = g.endLine(b)
 		g.write(b)
@@ -250,7 +277,7 @@ func (g *grid) endLine(b []byte) []byte {
 // style has none. Markdown's delimiter row ends right-aligned columns in ':'.
 func (g *grid) rule(b []byte, corners *[3]string) []byte {
 	if g.style.column && corners == &g.style.sep { // dashes under each header
-		for i, w := range g.widths {
+		for i, w := range g.widths[:g.shown] {
 			if i > 0 {
 				b = append(b, "  "...)
 			}
@@ -258,12 +285,15 @@ func (g *grid) rule(b []byte, corners *[3]string) []byte {
 				b = append(b, '-')
 			}
 		}
+		if g.shown < len(g.widths) {
+			b = g.appendMore(b, "-")
+		}
 		return append(b, '\n')
 	}
 	if corners[0] == "" {
 		return b
 	}
-	for i, w := range g.widths {
+	for i, w := range g.widths[:g.shown] {
 		if i == 0 {
 			b = append(b, corners[0]...)
 		} else {
@@ -278,6 +308,12 @@ func (g *grid) rule(b []byte, corners *[3]string) []byte {
 		}
 		if g.style.markdown && g.right[i] {
 			b = append(b, ':')
+		}
+	}
+	if g.shown < len(g.widths) { // the "…" column
+		b = append(b, corners[1]...)
+		for range 3 {
+			b = append(b, g.style.fill...)
 		}
 	}
 	b = append(b, corners[2]...)

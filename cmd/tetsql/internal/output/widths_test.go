@@ -73,3 +73,27 @@ func TestWidths(t *testing.T) {
 		})
 	}
 }
+
+// TestWidths_fit: fitting a grid to the terminal narrows the automatic
+// columns, never one whose width Options.Widths sets.
+func TestWidths_fit(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w, err := output.New(output.Table, &b, output.Options{Widths: []int{15}, FitWidth: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Header([]output.Column{{Name: "a", Type: "TEXT"}, {Name: "b", Type: "TEXT"}})
+	w.Row([]any{"aaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbb"})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "+-----------------+----------+\n" +
+		"|        a        |    b     |\n" +
+		"+-----------------+----------+\n" +
+		"| aaaaaaaaaaaaaa… | bbbbbbb… |\n" +
+		"+-----------------+----------+\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

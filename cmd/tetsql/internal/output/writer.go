@@ -62,6 +62,11 @@ type Options struct {
 	// them. A negative width right-aligns the column's cells (in column
 	// mode its header too).
 	Widths []int
+	// FitWidth, if positive, fits box, table and column lines into
+	// FitWidth terminal columns: text columns are narrowed (cells cut with
+	// "…"), and when that is not enough the columns that do not fit are
+	// left out, one "…" column standing in for them (see HiddenColumns).
+	FitWidth int
 	// window replaces defaultWindow when positive; only tests set it (to
 	// see several windows in a few rows).
 	window int
@@ -72,8 +77,8 @@ var errNoHeader = errors.New("output: Row called before Header")
 
 // New returns a Writer that formats rows in the given mode onto w.
 func New(mode Mode, w io.Writer, opts Options) (Writer, error) {
-	if opts.MaxWidth < 0 {
-		return nil, fmt.Errorf("output: negative MaxWidth (%d)", opts.MaxWidth)
+	if opts.MaxWidth < 0 || opts.FitWidth < 0 {
+		return nil, fmt.Errorf("output: negative MaxWidth (%d) or FitWidth (%d)", opts.MaxWidth, opts.FitWidth)
 	}
 	if opts.window <= 0 {
 		opts.window = defaultWindow

@@ -125,7 +125,7 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 	}
 	c := lookupDot(name)
 	if c == nil {
-		return fmt.Errorf("unknown command \".%s\"; enter \".help\" for the list", name)
+		return unknownDot(name)
 	}
 	if len(args) < c.min || (c.max >= 0 && len(args) > c.max) {
 		return fmt.Errorf("usage: .%s %s", c.name, c.args)

@@ -29,7 +29,7 @@ func TestDotCommands(t *testing.T) {
 		{name: "help one", cmds: []string{".help open"}, stdout: []string{".open FILE [AS ALIAS]"}, not: []string{".tables"}},
 		{name: "tables", cmds: []string{".tables"}, stdout: []string{"sample.temperature", "sample.tet_chunks"}},
 		{name: "tables pattern", cmds: []string{".tables tet_d%"}, stdout: []string{"sample.tet_datasets", "sample.tet_dims"}, not: []string{"temperature"}},
-		{name: "schema", cmds: []string{".schema temperature"}, stdout: []string{"CREATE TABLE sample.temperature(d0 INTEGER, d1 INTEGER, value FLOAT)"}},
+		{name: "schema", cmds: []string{".schema temperature"}, stdout: []string{"CREATE TABLE sample.temperature(d0 INTEGER, d1 INTEGER, value FLOAT32)"}},
 		{name: "schema of a temp table", cmds: []string{"CREATE TEMP TABLE kept(x INTEGER)", ".schema kept"}, stdout: []string{"CREATE TABLE kept(x INTEGER);"}},
 		{name: "datasets", cmds: []string{".datasets"}, stdout: []string{"sample: ", "sample.tet", "temperature  f32 [2×3]  chunks [2×2] → 2 chunks", "d1         size 3"}},
 		{name: "info", cmds: []string{".info"}, stdout: []string{"layout_version = 1", "dataset_count = 1", "footer = absent"}},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
@@ -14,9 +13,10 @@ import (
 // runSQL runs one statement, streams its rows to the current output and
 // then prints the timer and scan statistics when they are on.
 func (s *Shell) runSQL(ctx context.Context, q string) error {
-	start := time.Now()
+	start := s.now()
+	s.started = start
 	err := s.guard(ctx, func(ctx context.Context) error { return s.query(ctx, q) })
-	elapsed := time.Since(start)
+	elapsed := s.now().Sub(start)
 	scans, _ := tetsql.Scans(context.Background(), s.conn) // drained even when not shown
 	if s.stats {
 		for _, st := range scans {
@@ -26,7 +26,7 @@ func (s *Shell) runSQL(ctx context.Context, q string) error {
 	if s.timer {
 		fmt.Fprintf(s.opt.Stderr, "Run Time: real %.3f s\n", elapsed.Seconds())
 	}
-	return err
+	return s.explain(ctx, q, err)
 }
 
 // guard runs fn under a context that SIGINT (Options.Interrupts)
@@ -135,12 +135,13 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 	if err != nil {
 		return true, err
 	}
+	shown := w
 	lim := s.limitRows(k, s.modeFor(k))
 	if lim != nil {
 		lim.Writer = w
 		w = lim
 	}
-	_, err = output.Copy(w, rows)
+	n, err := output.Copy(w, rows)
 	cerr := w.Close()
 	if prog != nil {
 		prog.Done()
@@ -148,8 +149,8 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 	if err != nil {
 		return true, interrupted(ctx, err)
 	}
-	if cerr == nil {
-		s.reportHeld(lim)
+	if cerr == nil && k == nil {
+		s.footer(n, lim, output.HiddenColumns(shown), len(cols))
 	}
 	return true, cerr
 }
@@ -178,8 +179,15 @@ func (s *Shell) writer(k *sink) (output.Writer, *output.Progress, error) {
 		}
 	}
 	opts := output.Options{Header: s.header, Null: s.null, Widths: s.widths}
-	if k == nil && s.opt.StdoutTerminal && (mode == output.Box || mode == output.Table) {
-		opts.MaxWidth = cellWidth(s.opt.Width)
+	if k == nil && s.opt.StdoutTerminal {
+		switch mode {
+		case output.Box, output.Table, output.ColumnMode:
+			width := s.termWidth()
+			opts.FitWidth = width
+			if mode != output.ColumnMode {
+				opts.MaxWidth = cellWidth(width)
+			}
+		}
 	}
 	w, err := output.New(mode, dst, opts)
 	if err != nil {

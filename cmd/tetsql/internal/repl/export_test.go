@@ -27,3 +27,6 @@ func Complete(sql string) bool {
 	stmts := b.add(sql)
 	return len(stmts) > 0 && b.Empty()
 }
+
+// Seconds is the footer's form of a duration.
+var Seconds = seconds

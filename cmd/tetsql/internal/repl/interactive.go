@@ -40,6 +40,17 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 			} else {
 				fmt.Fprintln(s.opt.Stderr)
 			}
+			// Ctrl-D on a continuation line: the statement typed so far
+			// runs, as in sqlite3 and as at the end of a script, rather
+			// than vanishing.
+			if q := buf.Flush(); q != "" {
+				for _, h := range historyEntries(lines) {
+					lr.AddHistory(h)
+				}
+				if err := s.runSQL(ctx, q); err != nil {
+					s.errorf(err)
+				}
+			}
 			return nil
 		case err != nil:
 			return err

@@ -46,14 +46,6 @@ func (s *Shell) limitRows(k *sink, mode output.Mode) *limitWriter {
 	return nil
 }
 
-// reportHeld says, after a grid, how many rows it held back.
-func (s *Shell) reportHeld(l *limitWriter) {
-	if l == nil || l.heldBack() == 0 {
-		return
-	}
-	fmt.Fprintf(s.opt.Stdout, "%d rows, %d shown (.maxrows 0 shows all)\n", l.n, l.limit)
-}
-
 // dotMaxRows shows or sets how many rows a grid shows on a terminal.
 func (s *Shell) dotMaxRows(_ context.Context, args []string) error {
 	if len(args) == 0 {

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
@@ -45,6 +45,17 @@ type Options struct {
 	// Width is the terminal's width in columns (0 = unknown); box and
 	// table output on the terminal cut cells wider than a third of it.
 	Width int
+	// WidthNow, when set, is asked for the terminal's width before each
+	// result (the window may have been resized); it overrides Width.
+	WidthNow func() int
+	// Footer prints a line after each result shown on the terminal: its
+	// row count, the rows and columns a grid held back, and the time
+	// the statement took ("3 rows · 0.004 s"). Set it when stdout is a
+	// terminal. Without it, a grid that held rows or columns back still
+	// says so, without the time.
+	Footer bool
+	// Now is the shell's clock (nil = time.Now); tests fix it.
+	Now func() time.Time
 
 	// Safe refuses the dot commands that name a path or reach the shell
 	// (.open, .output, .once, .read, …) with "not allowed in safe mode:
@@ -73,17 +84,18 @@ type Shell struct {
 	null     string
 	timer    bool
 	stats    bool
-	maxRows  int64   // rows a grid shows on a terminal (.maxrows; 0 = all)
-	echo     bool    // .echo
-	bail     bool    // .bail
-	widths   []int   // .width: column widths of the grid modes
-	params   params  // .parameter: values bound to statement parameters
-	out      *sink   // .output destination; nil = Stdout
-	once     *sink   // .once destination for the next statement
-	depth    int     // .read nesting
-	scripts  []input // scripts read (never an output)
-	interact bool    // inside Interactive
-	guarded  bool    // a statement runs under guard
+	maxRows  int64     // rows a grid shows on a terminal (.maxrows; 0 = all)
+	echo     bool      // .echo
+	bail     bool      // .bail
+	widths   []int     // .width: column widths of the grid modes
+	params   params    // .parameter: values bound to statement parameters
+	out      *sink     // .output destination; nil = Stdout
+	once     *sink     // .once destination for the next statement
+	depth    int       // .read nesting
+	scripts  []input   // scripts read (never an output)
+	interact bool      // inside Interactive
+	guarded  bool      // a statement runs under guard
+	started  time.Time // when the running statement started (the footer's time)
 	// stdoutHeld is the binary format of a result set written to
 	// standard output (one Parquet file or Arrow stream; a second one
 	// after it would be lost to readers).
@@ -274,15 +286,9 @@ func (s *Shell) errorf(err error) {
 	fmt.Fprintf(s.opt.Stderr, "Error: %s\n", Message(err))
 }
 
-// sqliteCode matches the " (1)" result code modernc.org/sqlite appends.
-var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
-
 // Message is the text of err as the shell prints it after "Error: ":
 // without SQLite's generic "SQL logic error: " prefix and numeric result
-// code, which add nothing for a reader.
-func Message(err error) string {
-	msg := err.Error()
-	msg = sqliteCode.ReplaceAllString(msg, "")
-	msg = strings.Replace(msg, "SQL logic error: ", "", 1)
-	return msg
-}
+// code, Go package prefixes and Go's wordings (errtext.go), and, for a
+// statement SQLite's message places, the statement's line with a caret
+// under the token (errpos.go).
+func Message(err error) string { return messageOf(err) }

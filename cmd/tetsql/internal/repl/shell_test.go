@@ -37,7 +37,7 @@ func TestInteractive(t *testing.T) {
 	if want := "d0,value\n0,1.0\n1,4.0\nanswer\n42\nnext\n43\n"; e.stdout.String() != want {
 		t.Errorf("stdout %q, want %q", e.stdout, want)
 	}
-	if want := "Error: no such table: nope\n"; e.stderr.String() != want {
+	if want := "Error: no such table: nope\n  SELECT * FROM nope;\n                ^\n"; e.stderr.String() != want {
 		t.Errorf("stderr %q, want %q", e.stderr, want)
 	}
 	P, C := repl.Prompt, repl.ContinuePrompt
@@ -218,5 +218,44 @@ func TestExport(t *testing.T) {
 	}
 	if e.stdout.String() != "" {
 		t.Errorf("stdout got %q", e.stdout)
+	}
+}
+
+// TestInteractive_eofRunsPending: Ctrl-D on a continuation line runs the
+// statement typed so far, as sqlite3 does, instead of dropping it; an
+// incomplete one reports its error.
+func TestInteractive_eofRunsPending(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name           string
+		lines          []string
+		stdout, stderr string
+		history        []string
+	}{
+		{name: "complete statement", lines: []string{".mode csv", "SELECT 7", "  AS seven"},
+			stdout: "seven\n7\n", stderr: "\n", history: []string{".mode csv", "SELECT 7 AS seven"}},
+		{name: "unterminated string", lines: []string{"SELECT 'x"},
+			stderr: "\nError: unrecognized token: \"'x\"\n", history: []string{"SELECT 'x"}},
+		{name: "nothing pending", lines: []string{".mode csv", "SELECT 1 AS one;"},
+			stdout: "one\n1\n", stderr: "\n", history: []string{".mode csv", "SELECT 1 AS one;"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, repl.Options{Header: true})
+			in := &fakeLines{lines: tc.lines}
+			if err := e.sh.Interactive(context.Background(), in); err != nil {
+				t.Fatal(err)
+			}
+			if got := e.stdout.String(); got != tc.stdout {
+				t.Errorf("stdout %q, want %q", got, tc.stdout)
+			}
+			// An error may go on with a caret line under the token.
+			if got := e.stderr.String(); got != tc.stderr && (!strings.Contains(tc.stderr, "Error") || !strings.HasPrefix(got, tc.stderr)) {
+				t.Errorf("stderr %q, want %q", got, tc.stderr)
+			}
+			if !reflect.DeepEqual(in.history, tc.history) {
+				t.Errorf("history %q, want %q", in.history, tc.history)
+			}
+		})
 	}
 }

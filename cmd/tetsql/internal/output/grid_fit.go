@@ -1,0 +1,108 @@
+package output
+
+// Fitting a grid to the terminal (Options.FitWidth). The columns keep
+// the widths their first window of rows asks for while the whole line
+// fits. Otherwise the widest text columns give up width first, down to a
+// floor of fitFloor columns (a number is never cut: a column's floor
+// covers its widest number; a column whose width Options.Widths sets
+// keeps it). When even the floors do not fit, the grid
+// shows the columns from the left that do and ends each line with a
+// one-column "…" that stands for the rest (HiddenColumns counts them),
+// as DuckDB's shell does with the middle ones.
+
+// fitFloor is the width a text column may be narrowed to.
+const fitFloor = 8
+
+// fit sets g.shown and narrows g.widths so that a line is at most
+// g.opts.FitWidth columns wide; numW holds the widest number of each
+// column, which no column is narrowed below.
+func (g *grid) fit(numW []int) {
+	n := len(g.widths)
+	g.shown = n
+	limit := g.opts.FitWidth
+	if limit <= 0 || g.style.markdown || g.lineWidth(g.widths, n) <= limit {
+		return
+	}
+	g.fitted = true
+	floors := make([]int, n)
+	for i, w := range g.widths {
+		floors[i] = min(w, max(fitFloor, numW[i]))
+		if g.fixedWidth(i) != 0 { // a width the user set (.width) stays
+			floors[i] = w
+		}
+	}
+	if g.lineWidth(floors, n) > limit {
+		// Show the most leading columns that fit at their floors, beside
+		// the "…" column.
+		k := 1
+		for k < n && g.lineWidth(floors, k+1)+g.moreWidth() <= limit {
+			k++
+		}
+		g.shown = k
+		limit -= g.moreWidth()
+	}
+	total := g.lineWidth(g.widths, g.shown)
+	for total > limit {
+		widest := -1
+		for i := range g.shown {
+			if g.widths[i] > floors[i] && (widest < 0 || g.widths[i] > g.widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return // only numbers and floors left: the line overflows
+		}
+		g.widths[widest]--
+		total--
+	}
+}
+
+// fitCut cuts the cell c of width w to column i's width, with "…", in a
+// grid fitted to the terminal; otherwise it returns c as it is.
+func (g *grid) fitCut(i int, c []byte, w int) ([]byte, int) {
+	if !g.fitted || w <= g.widths[i] {
+		return c, w
+	}
+	g.cut, w = appendTruncated(g.cut[:0], c, g.widths[i])
+	return g.cut, w
+}
+
+// lineWidth is the terminal width of a line of the first k columns
+// with the given widths.
+func (g *grid) lineWidth(widths []int, k int) int {
+	total := 0
+	for _, w := range widths[:k] {
+		total += w
+	}
+	if g.style.column {
+		return total + 2*max(k-1, 0)
+	}
+	return total + 3*k + 1 // "│ " before, " " after each cell, "│" at the end
+}
+
+// moreWidth is the width the "…" column adds to a line.
+func (g *grid) moreWidth() int {
+	if g.style.column {
+		return 3 // two spaces and "…"
+	}
+	return 4 // "│ … "
+}
+
+// HiddenColumns reports how many columns a grid left out to fit the
+// terminal (0 for every other writer, and before the grid has written
+// its first rows).
+func HiddenColumns(w Writer) int {
+	if g, ok := w.(*grid); ok && g.streaming {
+		return len(g.widths) - g.shown
+	}
+	return 0
+}
+
+// appendMore appends the "…" column that stands for hidden columns;
+// fill is the text of its cell ("…" or, in a rule, the rule's line).
+func (g *grid) appendMore(b []byte, fill string) []byte {
+	if g.style.column {
+		return append(append(b, "  "...), fill...)
+	}
+	return append(append(append(append(b, g.style.vert...), ' '), fill...), ' ')
+}
