@@ -73,6 +73,8 @@ func TestBail(t *testing.T) {
 		{name: ".bail on, SQL", lines: []string{".bail on", "SELECT 1 AS a;", "SELECT nope;", "SELECT 2 AS b;"}, bail: true, out: "a\n1\n"},
 		{name: ".bail on, a dot command", lines: []string{".bail on", ".nosuch", "SELECT 2 AS b;"}, bail: true, out: ""},
 		{name: "Options.Bail", opt: repl.Options{Bail: true}, lines: []string{"SELECT nope; SELECT 2 AS b;", "SELECT 3 AS c;"}, bail: true, out: ""},
+		{name: ".bail on, Ctrl-D on a continuation line", lines: []string{".bail on", "SELECT 1 AS a;", "SELECT nope"}, bail: true, out: "a\n1\n"},
+		{name: "Ctrl-D on a continuation line, no bail", lines: []string{"SELECT nope"}, out: ""},
 		{name: ".bail off again", opt: repl.Options{Bail: true}, lines: []string{".bail off", "SELECT nope;", "SELECT 3 AS c;"}, out: "c\n3\n"},
 	}
 	for _, tt := range tests {

@@ -47,8 +47,10 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 				for _, h := range historyEntries(lines) {
 					lr.AddHistory(h)
 				}
+				echo.flush(s)
 				if err := s.runSQL(ctx, q); err != nil {
 					s.errorf(err)
+					return s.bailOut(err)
 				}
 			}
 			return nil
