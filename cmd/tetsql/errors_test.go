@@ -106,7 +106,7 @@ func TestRun_errorsSpeakPlainly(t *testing.T) {
 	scenarios := [][]string{
 		{demo(), "SELECT * FORM temperature"},
 		{demo(), "SELECT 'x"},
-		{demo(), "SELECT ?"},
+		{demo(), "SELECT :x, $x"}, // a parameter not set is NULL (SELECT ? is no error), as in sqlite3
 		{demo(), "SELECT * FROM temperature_agg('nodim')"},
 		{demo(), "SELECT * FROM nosuch.t"},
 		{demo(), "-c", ".mode fancy"},

@@ -26,6 +26,7 @@ type options struct {
 	null           string
 	output         string
 	stats, timer   bool
+	echo, bail     bool // --echo, --bail (-echo, -bail)
 	maxChunkBytes  string
 	cacheBudget    string
 	memLimit       string
@@ -79,7 +80,8 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.noInit, "no-init", false, "run no init file (not even ~/.tetsqlrc)")
 	fs.StringArrayVar(&o.cmds, "cmd", nil, "run `COMMAND` (SQL or a dot command) before the rest, without ending the shell after it (also -cmd; repeatable)")
 	fs.Bool("readonly", true, "accepted for sqlite3's -readonly: tetsql never writes to its input files")
-	fs.Bool("bail", true, "accepted for sqlite3's -bail: a script always stops at its first error")
+	fs.BoolVar(&o.bail, "bail", false, "end the interactive shell at the first error, with exit status 1 (also -bail, .bail on); a script run always stops at its first error")
+	fs.BoolVar(&o.echo, "echo", false, "print each command of a script or the shell, as read, before running it (also -echo, .echo on)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader
@@ -151,20 +153,17 @@ func parseFlags(args []string) (*options, error) {
 // binaryExts are the output extensions of the binary modes.
 var binaryExts = map[string]string{".parquet": "parquet", ".pq": "parquet", ".arrows": "arrow", ".arrow": "arrow", ".feather": "arrow"}
 
-// checkBinaryOutput refuses a binary --mode that contradicts the
-// binary format -o's extension names (--mode arrow -o x.parquet would
-// write an Arrow stream that Parquet readers then fail on).
+// checkBinaryOutput refuses a --mode that contradicts the binary format
+// -o's extension names (--mode arrow -o x.parquet would write an Arrow
+// stream that Parquet readers then fail on, --mode csv text).
 func checkBinaryOutput(o *options) error {
 	want, ok := binaryExts[strings.ToLower(filepath.Ext(o.output))]
 	mode := strings.ToLower(o.mode)
 	if !ok || o.mode == "" || mode == want || len(o.partitionBy) > 0 {
 		return nil
 	}
-	if mode == "parquet" || mode == "arrow" {
-		return fmt.Errorf("--mode %s does not write %s: drop --mode (the extension picks %s) or name the file for %s",
-			o.mode, o.output, want, o.mode)
-	}
-	return nil
+	return fmt.Errorf("--mode %s does not write %s: drop --mode (the extension picks %s) or name the file for %s",
+		o.mode, o.output, want, o.mode)
 }
 
 // checkPartitionBy checks that --partition-by comes with what it needs:

@@ -18,7 +18,7 @@ import (
 var sqlite3Flags = map[string]string{
 	"-csv": "--csv", "-json": "--json", "-header": "--header", "-noheader": "--no-header",
 	"-line": "--mode=line", "-box": "--mode=box", "-markdown": "--mode=markdown", "-table": "--mode=table", "-list": "--mode=list", "-column": "--mode=column",
-	"-readonly": "--readonly", "-bail": "--bail", "-init": "--init", "-cmd": "--cmd",
+	"-readonly": "--readonly", "-bail": "--bail", "-echo": "--echo", "-init": "--init", "-cmd": "--cmd",
 	"-nullvalue": "--null", "-version": "--version", "-help": "--help", "-safe": "--safe",
 }
 

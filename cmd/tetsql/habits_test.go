@@ -18,6 +18,7 @@ func TestSingleDash(t *testing.T) {
 		{[]string{"-c", "-json", "-o", "-csv"}, []string{"-c", "-json", "-o", "-csv"}},
 		{[]string{"--", "-csv"}, []string{"--", "-csv"}},
 		{[]string{"-safe", "-version"}, []string{"--safe", "--version"}},
+		{[]string{"-echo", "-bail"}, []string{"--echo", "--bail"}},
 	}
 	for _, tc := range tests {
 		if got := singleDash(tc.in); !slices.Equal(got, tc.want) {

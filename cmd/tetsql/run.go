@@ -110,7 +110,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
-	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
+	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Echo: o.echo, Bail: o.bail, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
 		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY,
 		WidthNow: func() int { // the results' terminal, else the messages'
 			if w := termWidth(stdout); w > 0 {
@@ -148,6 +148,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.Is(err, repl.ErrInterrupted):
 		fmt.Fprintln(stderr, "Error: interrupted")
 		return exitInterrupted
+	case errors.Is(err, repl.ErrBail): // reported by the shell already
+		return exitError
 	}
 	fmt.Fprintf(stderr, "Error: %s\n", repl.Message(err))
 	if repl.IsUsage(err) {

@@ -38,6 +38,7 @@ type grid struct {
 	streaming bool  // the window has been written
 	widths    []int // column widths
 	right     []bool
+	forced    []bool // right-aligned by a negative Options.Widths entry
 	sawNum    []bool
 	sawOther  []bool
 	arena     []byte // cells of the buffered rows, back to back
@@ -78,17 +79,37 @@ func (g *grid) Header(cols []Column) error {
 	g.right = make([]bool, n)
 	g.sawNum = make([]bool, n)
 	g.sawOther = make([]bool, n)
+	g.forced = make([]bool, n)
+	for i := range n {
+		w := g.fixedWidth(i)
+		g.widths[i] = max(w, -w)
+		g.forced[i] = w < 0
+	}
 	g.numW = make([]int, n)
 	return nil
 }
 
-// cell formats v for display into g.disp and returns it with its width.
-// Options.MaxWidth cuts anything but numbers, which are never shortened.
-func (g *grid) cell(v any) ([]byte, int) {
+// fixedWidth is Options.Widths' entry for column i (0 = automatic).
+func (g *grid) fixedWidth(i int) int {
+	if i < len(g.opts.Widths) {
+		return g.opts.Widths[i]
+	}
+	return 0
+}
+
+// cell formats v, a cell of column i, for display into g.disp and returns
+// it with its width. The column's Options.Widths entry, or else
+// Options.MaxWidth, cuts anything but numbers, which are never
+// shortened.
+func (g *grid) cell(i int, v any) ([]byte, int) {
 	g.raw = appendText(g.raw[:0], v, g.opts.Null)
 	g.disp = appendDisplay(g.disp[:0], g.raw, g.style.markdown)
-	if g.opts.MaxWidth > 0 && !isNumber(v) {
-		g.raw, _ = appendTruncated(g.raw[:0], g.disp, g.opts.MaxWidth)
+	limit := g.opts.MaxWidth
+	if w := g.fixedWidth(i); w != 0 {
+		limit = max(w, -w)
+	}
+	if limit > 0 && !isNumber(v) {
+		g.raw, _ = appendTruncated(g.raw[:0], g.disp, limit)
 		g.disp, g.raw = g.raw, g.disp
 	}
 	return g.disp, displayWidth(g.disp)
@@ -102,7 +123,7 @@ func (g *grid) Row(vals []any) error {
 	if g.streaming {
 		g.buf = g.buf[:0]
 		for i, v := range vals[:g.shown] {
-			c, w := g.cell(v)
+			c, w := g.cell(i, v)
 			if !isNumber(v) { // a later, wider number widens its row: never cut
 				c, w = g.fitCut(i, c, w)
 			}
@@ -116,7 +137,7 @@ func (g *grid) Row(vals []any) error {
 		return g.err
 	}
 	for i, v := range vals {
-		c, w := g.cell(v)
+		c, w := g.cell(i, v)
 		g.arena = append(g.arena, c...)
 		g.ends = append(g.ends, len(g.arena))
 		g.cellW = append(g.cellW, w)
@@ -145,16 +166,16 @@ func (g *grid) flushWindow() {
 	names := make([][]byte, ncol)
 	nameW := make([]int, ncol)
 	for i, c := range g.cols {
-		d, w := g.cell(c.Name)
+		d, w := g.cell(i, c.Name)
 		names[i], nameW[i] = append([]byte(nil), d...), w
 		g.widths[i] = max(g.widths[i], w)
-		g.right[i] = numericType(c.Type) || c.Type == "" && g.sawNum[i] && !g.sawOther[i]
+		g.right[i] = g.forced[i] || numericType(c.Type) || c.Type == "" && g.sawNum[i] && !g.sawOther[i]
 	}
 	g.fit(g.numW)
 	b := g.rule(g.buf[:0], &g.style.top)
 	for i := range names[:g.shown] {
 		c, w := g.fitCut(i, names[i], nameW[i])
-		b = g.appendCell(b, i, c, w, g.headerAlign())
+		b = g.appendCell(b, i, c, w, g.headerAlign(i))
 	}
 	if g.shown < ncol {
 		b = g.appendMore(b, ellipsis)
@@ -190,10 +211,14 @@ const (
 	alignCenter
 )
 
-// headerAlign is the alignment of the header cells: centred, as in
-// sqlite3's box and table, but left in its column mode.
-func (g *grid) headerAlign() int {
-	if g.style.column {
+// headerAlign is the alignment of the header cell of column i: centred,
+// as in sqlite3's box and table, but left in its column mode (right for
+// a negative width, as there).
+func (g *grid) headerAlign(i int) int {
+	switch {
+	case g.style.column && g.forced[i]:
+		return alignRight
+	case g.style.column:
 		return alignLeft
 	}
 	return alignCenter
@@ -201,7 +226,7 @@ func (g *grid) headerAlign() int {
 
 // align returns the alignment of data cells in column i.
 func (g *grid) align(i int) int {
-	if g.right[i] && !g.style.column {
+	if g.forced[i] || g.right[i] && !g.style.column {
 		return alignRight
 	}
 	return alignLeft
@@ -213,6 +238,10 @@ func (g *grid) appendCell(b []byte, i int, c []byte, w, align int) []byte {
 	if g.style.column {
 		if i > 0 {
 			b = append(b, "  "...)
+		}
+		if align == alignRight {
+			b = appendSpaces(b, max(g.widths[i]-w, 0))
+			return append(b, c...)
 		}
 		b = append(b, c...)
 		return appendSpaces(b, max(g.widths[i]-w, 0))

@@ -4,7 +4,8 @@ package output
 // the widths their first window of rows asks for while the whole line
 // fits. Otherwise the widest text columns give up width first, down to a
 // floor of fitFloor columns (a number is never cut: a column's floor
-// covers its widest number). When even the floors do not fit, the grid
+// covers its widest number; a column whose width Options.Widths sets
+// keeps it). When even the floors do not fit, the grid
 // shows the columns from the left that do and ends each line with a
 // one-column "…" that stands for the rest (HiddenColumns counts them),
 // as DuckDB's shell does with the middle ones.
@@ -26,6 +27,9 @@ func (g *grid) fit(numW []int) {
 	floors := make([]int, n)
 	for i, w := range g.widths {
 		floors[i] = min(w, max(fitFloor, numW[i]))
+		if g.fixedWidth(i) != 0 { // a width the user set (.width) stays
+			floors[i] = w
+		}
 	}
 	if g.lineWidth(floors, n) > limit {
 		// Show the most leading columns that fit at their floors, beside

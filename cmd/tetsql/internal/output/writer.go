@@ -53,6 +53,15 @@ type Options struct {
 	// headers) wider than MaxWidth terminal columns, ending them with "…".
 	// Numbers are never cut.
 	MaxWidth int
+	// Widths are the column widths of box, table, markdown and column
+	// output, as sqlite3's .width sets them: Widths[i] for column i, in
+	// terminal columns; 0 (or no entry) sizes the column to its cells. A
+	// column of width w is at least |w| wide, and its text cells and
+	// header wider than |w| are cut to |w| columns ending in "…" (in
+	// place of MaxWidth); numbers are never cut, the column widens for
+	// them. A negative width right-aligns the column's cells (in column
+	// mode its header too).
+	Widths []int
 	// FitWidth, if positive, fits box, table and column lines into
 	// FitWidth terminal columns: text columns are narrowed (cells cut with
 	// "…"), and when that is not enough the columns that do not fit are

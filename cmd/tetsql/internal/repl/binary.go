@@ -25,7 +25,7 @@ var binaryFormats = map[output.Mode]binaryFormat{
 // modeFor is the mode of results going to k (nil = standard output).
 func (s *Shell) modeFor(k *sink) output.Mode {
 	switch {
-	case s.modeSet:
+	case s.userMode(k):
 		return s.mode
 	case k != nil:
 		return k.mode

@@ -30,8 +30,11 @@ func (s *Shell) dotMode(_ context.Context, args []string) error {
 		}
 		names = append(names, output.Parquet.String(), output.Arrow.String())
 		how := "default"
-		if s.modeSet {
+		switch {
+		case s.userMode(s.out):
 			how = "set"
+		case s.out != nil && s.out.fromExt:
+			how = "from the extension of " + s.out.path
 		}
 		fmt.Fprintf(s.opt.Stdout, "current output mode: %s (%s); available: %s\n", s.currentMode(), how, strings.Join(names, " "))
 		return nil
@@ -40,7 +43,12 @@ func (s *Shell) dotMode(_ context.Context, args []string) error {
 	if err != nil {
 		return errors.New(strings.TrimPrefix(err.Error(), "output: "))
 	}
-	s.mode, s.modeSet = m, true
+	s.mode, s.modeSet, s.flagMode = m, true, false
+	for _, k := range []*sink{s.out, s.once} { // chosen for the current output too
+		if k != nil {
+			k.modeSet = true
+		}
+	}
 	return nil
 }
 
@@ -69,7 +77,7 @@ func (s *Shell) dotOutput(_ context.Context, args []string) error {
 	if len(args) == 1 {
 		path = args[0]
 	}
-	return s.SetOutput(path)
+	return s.setOutput(path, sinkSession, true)
 }
 
 func (s *Shell) dotOnce(_ context.Context, args []string) error {
@@ -81,6 +89,7 @@ func (s *Shell) dotOnce(_ context.Context, args []string) error {
 		s.closeSink(s.once, false)
 	}
 	s.once = k
+	s.announce(k)
 	return nil
 }
 

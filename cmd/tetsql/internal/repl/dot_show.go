@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/tetsql/tetsql"
 )
 
 // .print, .show and .databases: sqlite3's commands of the same names.
@@ -39,6 +41,10 @@ func (s *Shell) dotShow(_ context.Context, _ []string) error {
 		{"output", out},
 		{"timer", onOffText(s.timer)},
 		{"stats", onOffText(s.stats)},
+		{"echo", onOffText(s.echo)},
+		{"bail", onOffText(s.bail)},
+		{"width", s.widthText()},
+		{"parameters", fmt.Sprint(len(s.params))},
 		{"safe", onOffText(s.opt.Safe)},
 	} {
 		if _, err := fmt.Fprintf(s.opt.Stdout, "%10s: %s\n", kv[0], kv[1]); err != nil {
@@ -50,26 +56,21 @@ func (s *Shell) dotShow(_ context.Context, _ []string) error {
 
 // dotDatabases lists the attached schemas and their files, as sqlite3's
 // .databases does ("name: file"): a file's schema names the array file
-// (its tet_file row), main and temp none.
+// (its tet_file row), a glob's its pattern and how many files that
+// matches now, an attached SQLite database its file, main and temp none.
 func (s *Shell) dotDatabases(ctx context.Context, _ []string) error {
-	var names []string
-	rows, err := s.conn.QueryContext(ctx, "SELECT name FROM pragma_database_list ORDER BY seq")
+	scs, err := s.schemas(ctx)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return err
+	for _, sc := range scs {
+		name := sc.name
+		if pattern, _, ok := s.globSchema(ctx, sc); ok {
+			if _, err := fmt.Fprintf(s.opt.Stdout, "%s: %s (glob, %s)\n", name, pattern, globCount(pattern)); err != nil {
+				return err
+			}
+			continue
 		}
-		names = append(names, name)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, name := range names {
 		var paths []string
 		if r, err := s.conn.QueryContext(ctx, "SELECT path FROM "+quoteIdent(name)+".tet_file"); err == nil {
 			for r.Next() {
@@ -82,6 +83,9 @@ func (s *Shell) dotDatabases(ctx context.Context, _ []string) error {
 		}
 		file := strings.Join(paths, ", ")
 		if file == "" {
+			file = sc.file
+		}
+		if file == "" {
 			file = `""`
 		}
 		if _, err := fmt.Fprintf(s.opt.Stdout, "%s: %s\n", name, file); err != nil {
@@ -89,4 +93,14 @@ func (s *Shell) dotDatabases(ctx context.Context, _ []string) error {
 		}
 	}
 	return nil
+}
+
+// globCount says how many files a glob matches now: "3 files", or why
+// they cannot be listed.
+func globCount(pattern string) string {
+	paths, err := tetsql.GlobFiles(pattern)
+	if err != nil {
+		return "files not listed: " + Message(err)
+	}
+	return plural(len(paths), "file")
 }

@@ -24,6 +24,8 @@ func TestDotCommands(t *testing.T) {
 		stderr []string
 	}{
 		{name: "help", cmds: []string{".help"}, stdout: []string{".datasets", ".verify [--deep]", ".quit", "also .exit"}},
+		{name: "help lists sqlite3's habits", cmds: []string{".help"}, stdout: []string{".echo on|off", ".bail on|off", ".width [N ...]", ".parameter init|list|clear|set NAME VALUE|unset NAME"}},
+		{name: "help param", cmds: []string{".help param"}, stdout: []string{".parameter init|list", "unset ones are NULL"}},
 		{name: "help one", cmds: []string{".help open"}, stdout: []string{".open FILE [AS ALIAS]"}, not: []string{".tables"}},
 		{name: "tables", cmds: []string{".tables"}, stdout: []string{"sample.temperature", "sample.tet_chunks"}},
 		{name: "tables pattern", cmds: []string{".tables tet_d%"}, stdout: []string{"sample.tet_datasets", "sample.tet_dims"}, not: []string{"temperature"}},
@@ -52,6 +54,8 @@ func TestDotCommands(t *testing.T) {
 			file: filepath.Join(dir, "p.csv"), stdout: []string{"-- part 1\na\n1\n"}},
 		{name: "show", cmds: []string{".mode json", ".headers off", ".nullvalue NA", ".timer on", ".show"},
 			stdout: []string{"      mode: json\n", "   headers: off\n", ` nullvalue: "NA"`, "     timer: on\n", "    output: stdout\n"}},
+		{name: "show habits", cmds: []string{".echo on", ".bail on", ".width 5 -3", ".param set :a 1", ".show"},
+			stdout: []string{"      echo: on\n", "      bail: on\n", "     width: 5 -3\n", "parameters: 1\n"}},
 		{name: "databases", cmds: []string{".databases"}, stdout: []string{"main: \"\"\n", "sample: ", "sample.tet\n"}},
 		{name: "output", cmds: []string{".output " + filepath.Join(dir, "o.csv"), "SELECT 1 AS a", "SELECT 2 AS b", ".output"},
 			file: filepath.Join(dir, "o.csv"), stdout: []string{"a\n1\nb\n2\n"}},

@@ -101,15 +101,22 @@ func (s *Shell) query(ctx context.Context, q string) error {
 // statement runs q and writes its result set, if it has columns, to k
 // (nil = standard output); results tells whether it had one.
 func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool, err error) {
+	args, err := s.bindArgs(ctx, q) // .parameter values; none without parameters
+	if err != nil {
+		return false, err
+	}
 	if m := s.modeFor(k); m.Binary() && (k == nil || k.held.name == "") {
 		// An export: straight from the cells scan where the query allows.
 		// A statement it cannot prepare, or one without results, runs
 		// below as any other (and reports its error as any other).
-		if e, err := tetsql.NewExport(ctx, s.conn, q); err == nil && len(e.Columns()) > 0 {
+		if e, err := tetsql.NewExport(ctx, s.conn, q, args...); err == nil && len(e.Columns()) > 0 {
+			if err := s.checkExtension(k); err != nil {
+				return true, err
+			}
 			return true, s.exportBinary(ctx, e, k, m)
 		}
 	}
-	rows, err := s.conn.QueryContext(ctx, q)
+	rows, err := s.conn.QueryContext(ctx, q, args...)
 	if err != nil {
 		return false, interrupted(ctx, err)
 	}
@@ -122,6 +129,9 @@ func (s *Shell) statement(ctx context.Context, q string, k *sink) (results bool,
 		for rows.Next() {
 		}
 		return false, interrupted(ctx, rows.Err())
+	}
+	if err := s.checkExtension(k); err != nil {
+		return true, err
 	}
 	if m := s.modeFor(k); m.Binary() || (k != nil && k.held.name != "") {
 		return true, s.writeBinary(ctx, rows, k, m)
@@ -164,22 +174,16 @@ func interrupted(ctx context.Context, err error) error {
 // progress line it reports to.
 func (s *Shell) writer(k *sink) (output.Writer, *output.Progress, error) {
 	var dst io.Writer = s.opt.Stdout
-	mode := output.CSV
+	mode := s.modeFor(k)
 	var prog *output.Progress
-	switch {
-	case k != nil:
-		dst, mode = k.file, k.mode
+	if k != nil {
+		dst = k.file
 		if s.opt.StderrTerminal {
 			prog = output.NewProgress(s.opt.Stderr)
 			dst = prog.CountBytes(dst)
 		}
-	case s.opt.StdoutTerminal:
-		mode = output.Box
 	}
-	if s.modeSet {
-		mode = s.mode
-	}
-	opts := output.Options{Header: s.header, Null: s.null}
+	opts := output.Options{Header: s.header, Null: s.null, Widths: s.widths}
 	if k == nil && s.opt.StdoutTerminal {
 		switch mode {
 		case output.Box, output.Table, output.ColumnMode:
@@ -213,17 +217,7 @@ func cellWidth(termWidth int) int {
 }
 
 // currentMode is the mode results to the current destination use.
-func (s *Shell) currentMode() output.Mode {
-	switch {
-	case s.modeSet:
-		return s.mode
-	case s.out != nil:
-		return s.out.mode
-	case s.opt.StdoutTerminal:
-		return output.Box
-	}
-	return output.CSV
-}
+func (s *Shell) currentMode() output.Mode { return s.modeFor(s.out) }
 
 // queryRows runs a catalog query of the dot commands and calls fn per
 // row with the scanned values.

@@ -45,10 +45,11 @@ type env struct {
 }
 
 // newEnv opens files (paths; "alias=path" not supported here) and a shell
-// with opt, whose Stdout and Stderr it replaces by buffers.
+// with opt, whose Stdout and Stderr it replaces by buffers. With
+// opt.Safe the connection is in safe mode too, as the command's is.
 func newEnv(t testing.TB, opt repl.Options, files ...string) *env {
 	t.Helper()
-	var cfg tetsql.Config
+	cfg := tetsql.Config{Safe: opt.Safe}
 	for _, f := range files {
 		cfg.Files = append(cfg.Files, tetsql.FileSpec{Path: f})
 	}

@@ -22,6 +22,7 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 	defer func() { s.interact = false }()
 	var buf buffer
 	var lines []string // lines of the pending statement, for history
+	var echo echoLines
 	for {
 		prompt := mainPrompt
 		if !buf.Empty() {
@@ -31,7 +32,7 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 		switch {
 		case errors.Is(err, ErrInterrupt):
 			buf.Reset()
-			lines = nil
+			lines, echo = nil, echoLines{}
 			continue
 		case err == io.EOF: // end the prompt's line where the prompt went
 			if s.opt.StdoutTerminal {
@@ -46,8 +47,10 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 				for _, h := range historyEntries(lines) {
 					lr.AddHistory(h)
 				}
+				echo.flush(s)
 				if err := s.runSQL(ctx, q); err != nil {
 					s.errorf(err)
+					return s.bailOut(err)
 				}
 			}
 			return nil
@@ -60,16 +63,21 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 		if buf.Empty() && isDot(line) {
 			lr.AddHistory(strings.TrimSpace(line))
 			lines = nil
+			s.echoText(line)
 			if err := s.dot(ctx, line); err != nil {
 				if errors.Is(err, ErrQuit) {
 					return nil
 				}
 				s.errorf(err)
+				if err := s.bailOut(err); err != nil {
+					return err
+				}
 			}
 			continue
 		}
 		lines = append(lines, line)
 		stmts := buf.Add(line)
+		echo.add(s, line, len(stmts) > 0, !buf.Empty())
 		if len(stmts) > 0 || buf.Empty() {
 			for _, h := range historyEntries(lines) {
 				lr.AddHistory(h)
@@ -82,6 +90,9 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 		for _, q := range stmts {
 			if err := s.runSQL(ctx, q); err != nil {
 				s.errorf(err)
+				if err := s.bailOut(err); err != nil {
+					return err
+				}
 				break
 			}
 		}

@@ -29,6 +29,8 @@ type Options struct {
 	Null   string // text shown for NULL
 	Timer  bool   // print "Run Time: real … s" after each statement
 	Stats  bool   // print one "stats: …" line per cells scan
+	Echo   bool   // print each command before running it (.echo)
+	Bail   bool   // end the interactive shell at the first error (.bail)
 
 	// Compression is the codec of Parquet output, one of
 	// tetsql.ParquetCompressions ("" = zstd).
@@ -77,11 +79,16 @@ type Shell struct {
 
 	mode     output.Mode
 	modeSet  bool // mode chosen explicitly (flag or .mode)
+	flagMode bool // ... by Options.Mode, not changed by .mode since: it applies to -o
 	header   bool
 	null     string
 	timer    bool
 	stats    bool
 	maxRows  int64     // rows a grid shows on a terminal (.maxrows; 0 = all)
+	echo     bool      // .echo
+	bail     bool      // .bail
+	widths   []int     // .width: column widths of the grid modes
+	params   params    // .parameter: values bound to statement parameters
 	out      *sink     // .output destination; nil = Stdout
 	once     *sink     // .once destination for the next statement
 	depth    int       // .read nesting
@@ -99,7 +106,7 @@ type Shell struct {
 // New returns a shell on conn, which must stay open until CloseAfter.
 func New(conn *sql.Conn, opt Options) (*Shell, error) {
 	s := &Shell{conn: conn, opt: opt, header: opt.Header, null: opt.Null, timer: opt.Timer, stats: opt.Stats,
-		maxRows: DefaultMaxRows}
+		maxRows: DefaultMaxRows, echo: opt.Echo, bail: opt.Bail}
 	if s.opt.Stdout == nil {
 		s.opt.Stdout = io.Discard
 	}
@@ -111,7 +118,7 @@ func New(conn *sql.Conn, opt Options) (*Shell, error) {
 		if err != nil {
 			return nil, usageError{err}
 		}
-		s.mode, s.modeSet = m, true
+		s.mode, s.modeSet, s.flagMode = m, true, true
 	}
 	if c := strings.ToLower(opt.Compression); c != "" && !slices.Contains(tetsql.ParquetCompressions, c) {
 		return nil, usageError{fmt.Errorf("unknown compression %q (valid: %s)", opt.Compression, strings.Join(tetsql.ParquetCompressions, ", "))}
@@ -138,19 +145,26 @@ func IsUsage(err error) bool {
 // if none did, path is left as it was. A path that is one of the
 // session's inputs is refused, since writing it would destroy it. When the new file
 // cannot be opened, the current output stays.
-func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSession) }
+func (s *Shell) SetOutput(path string) error { return s.setOutput(path, sinkSession, false) }
 
 // SetOutputWhole is SetOutput for the results of a whole run (-o in a
 // script run): path is replaced only if the run ends without an error,
 // that is, if CloseAfter gets nil or ErrQuit.
-func (s *Shell) SetOutputWhole(path string) error { return s.setOutput(path, sinkWhole) }
+func (s *Shell) SetOutputWhole(path string) error { return s.setOutput(path, sinkWhole, false) }
 
-func (s *Shell) setOutput(path string, kind sinkKind) error {
+// setOutput switches the output to path; dot tells .output from -o,
+// to which a mode flag given with it applies (see userMode), but not a
+// .mode of the init file.
+func (s *Shell) setOutput(path string, kind sinkKind, dot bool) error {
 	var next *sink
 	if path != "" && path != "-" {
 		k, err := s.openSink(path, kind)
 		if err != nil {
 			return err
+		}
+		k.modeSet = !dot && s.flagMode
+		if dot {
+			s.announce(k)
 		}
 		next = k
 	}
@@ -215,6 +229,7 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 	defer func() { s.live.scripts-- }()
 	lr := newScanner(r)
 	var buf buffer
+	var echo echoLines
 	lineNo, stmtLine := 0, 0
 	fail := func(at int, err error) error {
 		if errors.Is(err, ErrQuit) || errors.Is(err, ErrInterrupted) {
@@ -232,6 +247,7 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 		}
 		lineNo++
 		if buf.Empty() && isDot(line) {
+			s.echoText(line)
 			if err := s.dot(ctx, line); err != nil {
 				return fail(lineNo, err)
 			}
@@ -240,7 +256,9 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 		if buf.Empty() {
 			stmtLine = lineNo
 		}
-		for _, q := range buf.Add(line) {
+		stmts := buf.Add(line)
+		echo.add(s, line, len(stmts) > 0, !buf.Empty())
+		for _, q := range stmts {
 			if err := s.runSQL(ctx, q); err != nil {
 				return fail(stmtLine, err)
 			}
@@ -248,6 +266,7 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 		}
 	}
 	if q := buf.Flush(); q != "" {
+		echo.flush(s)
 		if err := s.runSQL(ctx, q); err != nil {
 			return fail(stmtLine, err)
 		}

@@ -29,14 +29,20 @@ const (
 // temporary file that replaces the target only on success (see
 // sinkKind), so a failing query never destroys the old file.
 type sink struct {
-	path   string
-	file   *output.File
-	mode   output.Mode // mode used when none was chosen explicitly
-	kind   sinkKind
-	wrote  int          // statements whose results were written completely
-	failed bool         // a statement failed while this was the output
-	broken bool         // a failed statement's output could not be cut off
-	held   binaryFormat // the binary format (Parquet, Arrow) of the result set it holds, after which nothing fits
+	path string
+	file *output.File
+	mode output.Mode // mode the shell picks for it (see modeFor)
+	// fromExt: mode is the format the extension names (.json, .parquet,
+	// …), not a default for other names.
+	fromExt bool
+	// modeSet: the user chose a mode for this output: .mode while it was
+	// current, or a mode flag given with -o.
+	modeSet bool
+	kind    sinkKind
+	wrote   int          // statements whose results were written completely
+	failed  bool         // a statement failed while this was the output
+	broken  bool         // a failed statement's output could not be cut off
+	held    binaryFormat // the binary format (Parquet, Arrow) of the result set it holds, after which nothing fits
 }
 
 // openSink starts an output file for path after checking that it is
@@ -50,7 +56,38 @@ func (s *Shell) openSink(path string, kind sinkKind) (*sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sink{path: path, file: f, mode: modeForPath(path), kind: kind}, nil
+	m, known := modeForPath(path)
+	return &sink{path: path, file: f, mode: m, fromExt: known, kind: kind}, nil
+}
+
+// announce says on standard error which mode the shell picked for k, an
+// output file of .output or .once, when the user did not choose one:
+// "(writing x.json as json)"; not when that is the mode the user chose
+// anyway.
+func (s *Shell) announce(k *sink) {
+	if !s.userMode(k) && !(s.modeSet && s.mode == k.mode) {
+		fmt.Fprintf(s.opt.Stderr, "(writing %s as %s)\n", k.path, k.mode)
+	}
+}
+
+// userMode reports whether results to k (nil = standard output) take the
+// mode the user chose (.mode, --mode). A file whose extension names a
+// format (x.json, x.parquet) takes that format instead, unless the mode
+// was chosen for it: by .mode while it is the output, or by a mode flag
+// given with -o. A mode chosen before .output FILE is the terminal's.
+func (s *Shell) userMode(k *sink) bool {
+	return s.modeSet && (k == nil || k.modeSet || !k.fromExt)
+}
+
+// checkExtension refuses results in a mode the user chose for a file
+// whose extension names a binary format (.parquet, .arrows, …) of
+// another mode: readers of the file would fail on them.
+func (s *Shell) checkExtension(k *sink) error {
+	if k == nil || !k.fromExt || !k.mode.Binary() || !s.userMode(k) || s.mode == k.mode {
+		return nil
+	}
+	return fmt.Errorf("mode %s does not write %s, a %s file: use .mode %s, or name the file for %s",
+		s.mode, k.path, k.mode, k.mode, s.mode)
 }
 
 // after records the outcome of a statement whose results went to k;
@@ -112,27 +149,30 @@ func (s *Shell) closeSink(k *sink, runFailed bool) error {
 	return k.file.Commit()
 }
 
-// modeForPath picks the default mode of an output file from its
-// extension: .json, .jsonl/.ndjson, .md, .tsv, .txt (box), .parquet/.pq,
-// .arrows/.arrow/.feather (Arrow); csv otherwise.
-func modeForPath(path string) output.Mode {
+// modeForPath picks the mode of an output file from its extension:
+// .csv, .json, .jsonl/.ndjson, .md/.markdown, .tsv/.tab, .parquet/.pq,
+// .arrows/.arrow/.feather (Arrow), for which known is true; box for
+// .txt and csv for other names, which name no format (known false).
+func modeForPath(path string) (m output.Mode, known bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return output.CSV, true
 	case ".json":
-		return output.JSON
+		return output.JSON, true
 	case ".jsonl", ".ndjson":
-		return output.JSONL
+		return output.JSONL, true
 	case ".md", ".markdown":
-		return output.Markdown
+		return output.Markdown, true
 	case ".tsv", ".tab":
-		return output.TSV
-	case ".txt":
-		return output.Box
+		return output.TSV, true
 	case ".parquet", ".pq":
-		return output.Parquet
+		return output.Parquet, true
 	case ".arrows", ".arrow", ".feather":
-		return output.Arrow
+		return output.Arrow, true
+	case ".txt":
+		return output.Box, false
 	}
-	return output.CSV
+	return output.CSV, false
 }
 
 // groupDigits writes n with thousands separators: 1234567 → 1,234,567.
