@@ -44,6 +44,9 @@ type options struct {
 	partitionBy    []string // --partition-by
 	files          []tetsql.FileSpec
 	sql            string // the trailing SQL argument, "" if none
+	// given names the shell settings the command line set (mode, header,
+	// null, timer, stats, echo, bail): they win over the init file's.
+	given []string
 }
 
 // errHelp asks run to print the help and exit 0.
@@ -140,6 +143,17 @@ func parseFlags(args []string) (*options, error) {
 			return nil, errors.New("--header and --no-header both given")
 		}
 		o.header = false
+	}
+	if len(modes) == 1 {
+		o.given = append(o.given, "mode")
+	}
+	if fs.Changed("header") || *noHeader {
+		o.given = append(o.given, "header")
+	}
+	for _, name := range []string{"null", "timer", "stats", "echo", "bail"} {
+		if fs.Changed(name) {
+			o.given = append(o.given, name)
+		}
 	}
 	if err := splitArgs(o, fs.Args()); err != nil {
 		return nil, err

@@ -76,5 +76,7 @@ func runInit(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader) e
 	if err := runFile(ctx, sh, path, stdin); err != nil {
 		return fmt.Errorf("init file %s: %w", path, err)
 	}
+	// As in sqlite3, the command line's settings win over the init file's.
+	sh.Reassert(o.given...)
 	return nil
 }

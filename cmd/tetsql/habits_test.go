@@ -53,7 +53,8 @@ func TestRun_sqlite3Flags(t *testing.T) {
 
 // TestRun_initFile: ~/.tetsqlrc runs first, or -init FILE instead (which
 // must exist), or nothing with --no-init; -cmd runs after it, before the
-// SQL, and the SQL still runs.
+// SQL, and the SQL still runs. The command line's settings win over
+// the init file's, as in sqlite3.
 func TestRun_initFile(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -75,6 +76,11 @@ func TestRun_initFile(t *testing.T) {
 		{[]string{"--no-init", "--csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
 		{[]string{"-cmd", ".mode line", demo, "SELECT 1 AS a"}, 0, "    a = 1\n"},
 		{[]string{"-init", filepath.Join(home, "missing"), demo, "SELECT 1 AS a"}, 1, ""},
+		// The command line's flags win over the init file's settings.
+		{[]string{"-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
+		{[]string{"-init", other, "-header", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
+		{[]string{"-init", other, "-line", demo, "SELECT NULL AS a"}, 0, "    a = \n"},
+		{[]string{"-init", other, "-nullvalue", "-", demo, "SELECT NULL AS a"}, 0, "-\n"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, "", tc.args...)

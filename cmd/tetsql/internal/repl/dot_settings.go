@@ -168,3 +168,30 @@ func (s *Shell) dotOpen(ctx context.Context, args []string) error {
 	}
 	return nil
 }
+
+// Reassert applies again the settings of the Options the shell was made
+// with that are named (mode, header, null, timer, stats, echo, bail),
+// over whatever an init file set: the command line's flags win over the
+// init file, as in sqlite3. Other names are ignored.
+func (s *Shell) Reassert(names ...string) {
+	for _, name := range names {
+		switch name {
+		case "mode":
+			if m, err := output.ParseMode(s.opt.Mode); err == nil && s.opt.Mode != "" {
+				s.mode, s.modeSet, s.flagMode = m, true, true
+			}
+		case "header":
+			s.header = s.opt.Header
+		case "null":
+			s.null = s.opt.Null
+		case "timer":
+			s.timer = s.opt.Timer
+		case "stats":
+			s.stats = s.opt.Stats
+		case "echo":
+			s.echo = s.opt.Echo
+		case "bail":
+			s.bail = s.opt.Bail
+		}
+	}
+}
