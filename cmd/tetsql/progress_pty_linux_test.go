@@ -6,13 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // lockedBuffer collects what the terminal shows, read while written.
@@ -38,22 +35,8 @@ func (l *lockedBuffer) String() string {
 // and Ctrl-C (SIGINT) erases it before the error is printed.
 func TestProgressLine_pty(t *testing.T) {
 	t.Parallel()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
+	master, slave := openPTY(t)
 	defer master.Close()
-	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	demo, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "demo.tet"))
 	cmd := exec.Command(tetsqlBin, "--no-init", demo)
 	var stdout bytes.Buffer

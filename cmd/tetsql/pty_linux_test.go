@@ -3,14 +3,10 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // runInteractive runs the built command in dir with a pseudo-terminal
@@ -19,22 +15,8 @@ import (
 // and returns the exit status and output.
 func runInteractive(t *testing.T, dir string, lines []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
+	master, slave := openPTY(t)
 	defer master.Close()
-	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(tetsqlBin, args...)
 	cmd.Dir = dir
 	cmd.Stdin = slave

@@ -27,25 +27,36 @@ type termShell struct {
 	done   chan struct{}
 }
 
-// startTerm starts the command with args on a rows × cols terminal,
-// with an empty home directory (no init file) and no history file.
-func startTerm(t *testing.T, rows, cols int, args ...string) *termShell {
+// openPTY opens a pseudo-terminal, skipping the test where there is
+// none; the caller closes both ends.
+func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
 	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		master.Close()
 		t.Fatal(err)
 	}
 	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
 	if err != nil {
+		master.Close()
 		t.Fatal(err)
 	}
-	slave, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
+		master.Close()
 		t.Fatal(err)
 	}
+	return master, slave
+}
+
+// startTerm starts the command with args on a rows × cols terminal,
+// with an empty home directory (no init file) and no history file.
+func startTerm(t *testing.T, rows, cols int, args ...string) *termShell {
+	t.Helper()
+	master, slave := openPTY(t)
 	ws := &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}
 	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, ws); err != nil {
 		t.Fatal(err)
