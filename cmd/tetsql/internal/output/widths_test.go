@@ -51,24 +51,9 @@ func TestWidths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			w, err := output.New(tt.mode, &b, output.Options{Widths: tt.widths, MaxWidth: tt.max})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Header(cols); err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range rows {
-				if err := w.Row(r); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if b.String() != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
+			got := string(render(t, tt.mode, output.Options{Widths: tt.widths, MaxWidth: tt.max}, cols, rows))
+			if got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}
 		})
 	}
