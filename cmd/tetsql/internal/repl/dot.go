@@ -164,7 +164,8 @@ SQL statements end with ';' and may span lines; Up and Ctrl-R recall history.
 Ctrl-C cancels a running statement or clears the input; Ctrl-D leaves.
 Each .tet file is a schema with one table per dataset (plus <dataset>_agg)
 and the tet_* metadata tables, e.g. SELECT * FROM tet_datasets;
-On a terminal, box and table cut long cells with "…"; .mode line shows all.
+On a terminal, grids fit the window: long cells end in "…", columns past its
+edge become one "…" column, and 40 rows show (.maxrows); .mode line shows all.
 `
 
 // DotUsage lists the dot commands with their arguments, in .help order
