@@ -73,10 +73,35 @@ func runInit(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader) e
 			return nil
 		}
 	}
-	if err := runFile(ctx, sh, path, stdin); err != nil {
-		return fmt.Errorf("init file %s: %w", path, err)
+	var in io.Reader = stdin
+	name := "stdin"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("init file %w", err)
+		}
+		defer f.Close()
+		in, name = f, path
+	}
+	// An error in the init file stops it, is reported, and the rest of
+	// the run goes on (sqlite3 does the same), unless .bail is on.
+	if err := sh.RunScript(ctx, in, name); err != nil {
+		if err = fmt.Errorf("init file %w", err); !carryOn(sh, err) { // "init file PATH:LINE: …"
+			return err
+		}
 	}
 	// As in sqlite3, the command line's settings win over the init file's.
 	sh.Reassert(o.given...)
 	return nil
+}
+
+// carryOn reports err, a failure of the init file or of a -cmd, and
+// tells whether the run goes on: not after .quit or Ctrl-C, nor with
+// .bail on (then the caller returns err, which is reported once).
+func carryOn(sh *repl.Shell, err error) bool {
+	if errors.Is(err, repl.ErrQuit) || errors.Is(err, repl.ErrInterrupted) || sh.Bail() {
+		return false
+	}
+	sh.Report(err)
+	return true
 }

@@ -92,3 +92,37 @@ func TestRun_initFile(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_initAndCmdErrors: as in sqlite3, an error in the init file or
+// in a -cmd is reported and the run goes on (exit 0), unless -bail is
+// given (exit 1, the SQL never runs). The init file stops at its error.
+func TestRun_initAndCmdErrors(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	bad := filepath.Join(t.TempDir(), "bad.sql")
+	if err := os.WriteFile(bad, []byte("SELECT nosuch;\n.mode json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string // the first line of stderr
+	}{
+		{[]string{"-init", bad, "-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n", "Error: init file " + bad + ":1: no such column: nosuch"},
+		{[]string{"-init", bad, "-bail", "-csv", demo, "SELECT 1 AS a"}, 1, "", "Error: init file " + bad + ":1: no such column: nosuch"},
+		{[]string{"-cmd", "SELECT nosuch", "-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n", "Error: no such column: nosuch"},
+		{[]string{"-cmd", "SELECT nosuch", "-bail", "-csv", demo, "SELECT 1 AS a"}, 1, "", "Error: no such column: nosuch"},
+		{[]string{"-cmd", ".quit", "-csv", demo, "SELECT 1 AS a"}, 0, "", ""},
+	}
+	for _, tc := range tests {
+		code, out, errs := runCLI(t, "", tc.args...)
+		first, _, _ := strings.Cut(errs, "\n")
+		if code != tc.code || out != tc.stdout || first != tc.stderr {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, first line %q", tc.args, code, out, errs, tc.code, tc.stdout, tc.stderr)
+		}
+		if strings.Count(errs, "Error:") > 1 {
+			t.Errorf("%v: the error is reported more than once: %q", tc.args, errs)
+		}
+	}
+}

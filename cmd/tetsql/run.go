@@ -111,7 +111,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
 	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
 	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Echo: o.echo, Bail: o.bail, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
-		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY,
+		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY, StdoutRegular: isRegular(stdout),
 		WidthNow: func() int { // the results' terminal, else the messages'
 			if w := termWidth(stdout); w > 0 {
 				return w
@@ -178,7 +178,11 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 	}
 	for _, c := range o.cmds {
 		if err := sh.Exec(ctx, c); err != nil {
-			return err
+			// As in sqlite3, a failing -cmd is reported and the rest
+			// runs, unless .bail is on.
+			if !carryOn(sh, err) {
+				return err
+			}
 		}
 	}
 	if len(o.partitionBy) > 0 { // checked by parseFlags: -o DIR and one query
@@ -249,6 +253,16 @@ func runFile(ctx context.Context, sh *repl.Shell, path string, stdin io.Reader) 
 func isTerminal(f any) bool {
 	file, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(file.Fd()))
+}
+
+// isRegular reports whether f is an *os.File that is a regular file.
+func isRegular(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := file.Stat()
+	return err == nil && st.Mode().IsRegular()
 }
 
 // termWidth is the width of the terminal f is on (0 if unknown).

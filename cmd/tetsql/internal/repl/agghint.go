@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -69,23 +70,41 @@ func (s *Shell) aggHint(q string, scans []tetsql.ScanStats) {
 			s.live.hinted = map[string]bool{}
 		}
 		s.live.hinted[companion] = true
-		fmt.Fprintf(s.opt.Stderr, "hint: %s chunks of %s were read row by row; %s folds whole chunks: SELECT %s FROM %s WHERE … (docs/SQL.md \"Aggregate tables\")\n",
-			appendGrouped(nil, st.ChunksDecoded), st.Table, companion, strings.Join(cols, ", "), companion)
+		fmt.Fprintf(s.opt.Stderr, "hint: %s chunks of %s were read row by row; %s folds whole chunks: SELECT %s FROM %s WHERE … (%s('DIM') groups by a dim)\n",
+			appendGrouped(nil, st.ChunksDecoded), st.Table, companion, strings.Join(cols, ", "), companion, companion)
 	}
 }
 
-// aggregates reports whether q's program steps an aggregate (EXPLAIN
-// shows AggStep or AggFinal): it is prepared again, not run.
+// foldable are the aggregate functions an _agg companion's columns
+// answer (count, sum, min, max, mean).
+var foldable = map[string]bool{"count": true, "sum": true, "total": true, "min": true, "max": true, "avg": true}
+
+// distinctArg finds an aggregate over DISTINCT values, grouped a GROUP
+// BY. In a query the driver did not route, no companion column answers
+// either (the driver routes a grouping by dims onto t_agg('time')).
+var (
+	distinctArg = regexp.MustCompile(`(?i)\(\s*distinct\b`)
+	grouped     = regexp.MustCompile(`(?i)\bgroup\s+by\b`)
+)
+
+// aggregates reports whether q's program steps aggregates (EXPLAIN
+// shows AggStep), each one a companion could answer — count, sum,
+// total, min, max or avg, none over DISTINCT values, without GROUP BY:
+// q is prepared again, not run.
 func (s *Shell) aggregates(ctx context.Context, q string) bool {
-	found := false
+	if distinctArg.MatchString(q) || grouped.MatchString(q) {
+		return false
+	}
+	found, other := false, false
 	err := s.queryRows(ctx, "EXPLAIN "+q, func(vals []any) error {
-		if len(vals) > 1 {
-			op := fmt.Sprint(text(vals[1]))
-			found = found || strings.HasPrefix(op, "AggStep") || op == "AggFinal"
+		if len(vals) > 5 && strings.HasPrefix(fmt.Sprint(text(vals[1])), "AggStep") {
+			found = true
+			name, _, _ := strings.Cut(fmt.Sprint(text(vals[5])), "(") // P4: "max(1)"
+			other = other || !foldable[strings.ToLower(name)]
 		}
 		return nil
 	})
-	return err == nil && found
+	return err == nil && found && !other
 }
 
 // companionColumns returns the hint's columns that table (an _agg

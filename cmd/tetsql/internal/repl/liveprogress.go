@@ -52,12 +52,19 @@ type liveState struct {
 
 // startLive starts the progress line of the statement about to run, or
 // returns nil when none is shown: stderr is not a terminal, a script is
-// running, or the results go to a file or a binary format (whose export
-// line owns stderr). While it runs, the shell's Stdout and Stderr are
+// running, standard output is a pipe, or the results go to a file or a
+// binary format (whose export line owns stderr). While it runs, the shell's Stdout and Stderr are
 // wrapped so that a result byte stops it and a message clears it first;
 // stopLive puts them back.
 func (s *Shell) startLive() *liveLine {
 	if !s.opt.StderrTerminal || s.live.scripts > 0 || s.once != nil || s.out != nil || s.currentMode().Binary() {
+		return nil
+	}
+	// Standard output piped to a program (| less, | head) may end on the
+	// same terminal, where the line would be drawn over its rows or its
+	// screen: only a terminal (whose first result byte stops the line) or
+	// a regular file gets one.
+	if !s.opt.StdoutTerminal && !s.opt.StdoutRegular {
 		return nil
 	}
 	if !s.live.actDone {

@@ -26,27 +26,32 @@ const firstLine = "\r0 chunks  0 rows  0.0 s\033[K"
 // TestLive_drawnAndCleared: on a terminal's stderr the line is drawn
 // and cleared by a statement that succeeds and by one that fails; not
 // when stderr is not a terminal, nor in a script, nor when the results
-// go to a file (whose export line owns stderr).
+// go to a file (whose export line owns stderr), nor when standard output
+// is a pipe (which may end on the same terminal). Standard output is a
+// regular file otherwise.
 func TestLive_drawnAndCleared(t *testing.T) {
 	big := bigFile(t, 100_000, 1000)
 	out := filepath.Join(t.TempDir(), "out.csv")
 	for _, tc := range []struct {
 		name       string
 		terminal   bool
+		pipe       bool // standard output is a pipe, not a regular file
 		run        func(*repl.Shell) error
 		wantStderr string
 		wantErr    bool
 	}{
-		{"success", true, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT count(*) FROM big") },
+		{"success", true, false, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT count(*) FROM big") },
 			firstLine + "\r\033[K", false},
-		{"error", true, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT nosuch FROM big") },
+		{"error", true, false, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT nosuch FROM big") },
 			firstLine + "\r\033[K", true},
-		{"not a terminal", false, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT count(*) FROM big") },
+		{"stdout a pipe", true, true, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT count(*) FROM big") },
 			"", false},
-		{"script", true, func(sh *repl.Shell) error {
+		{"not a terminal", false, false, func(sh *repl.Shell) error { return sh.Exec(context.Background(), "SELECT count(*) FROM big") },
+			"", false},
+		{"script", true, false, func(sh *repl.Shell) error {
 			return sh.RunScript(context.Background(), strings.NewReader("SELECT count(*) FROM big;\n"), "s.sql")
 		}, "", false},
-		{".output file", true, func(sh *repl.Shell) error {
+		{".output file", true, false, func(sh *repl.Shell) error {
 			ctx := context.Background()
 			if err := sh.Exec(ctx, ".output "+out); err != nil {
 				return err
@@ -55,7 +60,7 @@ func TestLive_drawnAndCleared(t *testing.T) {
 		}, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, repl.Options{Mode: "csv", StderrTerminal: tc.terminal}, big)
+			e := newEnv(t, repl.Options{Mode: "csv", StderrTerminal: tc.terminal, StdoutRegular: !tc.pipe}, big)
 			liveAtOnce(e.sh)
 			err := tc.run(e.sh)
 			if (err != nil) != tc.wantErr {
@@ -100,7 +105,7 @@ func TestLive_clearedBeforeRows(t *testing.T) {
 // TestLive_interrupt: Ctrl-C during a statement clears the line.
 func TestLive_interrupt(t *testing.T) {
 	sigs := make(chan os.Signal, 1)
-	e := newEnv(t, repl.Options{Mode: "csv", StderrTerminal: true, Interrupts: sigs})
+	e := newEnv(t, repl.Options{Mode: "csv", StderrTerminal: true, StdoutRegular: true, Interrupts: sigs})
 	liveAtOnce(e.sh)
 	done := make(chan struct{})
 	go func() { // Ctrl-C until the statement ends (the first may come before it starts)

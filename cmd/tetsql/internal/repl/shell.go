@@ -42,6 +42,10 @@ type Options struct {
 	// StdoutTerminal makes box the default mode and narrows wide cells;
 	// StderrTerminal enables the progress line of exports to a file.
 	StdoutTerminal, StderrTerminal bool
+	// StdoutRegular tells that standard output is a regular file (a
+	// redirect): the progress line is drawn then, but not for a pipe,
+	// which may end on the same terminal.
+	StdoutRegular bool
 	// Width is the terminal's width in columns (0 = unknown); box and
 	// table output on the terminal cut cells wider than a third of it.
 	Width int
@@ -288,6 +292,14 @@ func (e *scriptError) Unwrap() error { return e.err }
 func (s *Shell) errorf(err error) {
 	fmt.Fprintf(s.opt.Stderr, "Error: %s\n", Message(err))
 }
+
+// Report prints err as the shell prints every error, for a command that
+// failed without ending the run (an init file, a -cmd).
+func (s *Shell) Report(err error) { s.errorf(err) }
+
+// Bail reports whether .bail (or -bail) is on: the first error ends the
+// run.
+func (s *Shell) Bail() bool { return s.bail }
 
 // Message is the text of err as the shell prints it after "Error: ":
 // without SQLite's generic "SQL logic error: " prefix and numeric result
