@@ -279,6 +279,9 @@ schema, named after its directory (era5) or ALIAS: per dataset one table
 over every file, with columns file and one per key=value directory.
 SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
 interactive shell on a terminal, else a script read from stdin.
+The options of sqlite3 and DuckDB's shell work with one dash or two
+(-csv, -tabs, -noheader, -nullvalue TEXT, -batch, -s SQL, ...); those that
+do not apply to tetsql are refused, saying why (docs/SQL.md lists them).
 
 Flags:
 `
