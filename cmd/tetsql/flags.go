@@ -27,6 +27,9 @@ type options struct {
 	output         string
 	stats, timer   bool
 	echo, bail     bool // --echo, --bail (-echo, -bail)
+	batch          bool // --batch: stdin is a script even on a terminal
+	interactive    bool // --interactive: the shell even when stdin is not a terminal
+	noStdin        bool // --no-stdin: nothing read from stdin
 	maxChunkBytes  string
 	cacheBudget    string
 	memLimit       string
@@ -85,6 +88,9 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.Bool("readonly", true, "accepted for sqlite3's -readonly: tetsql never writes to its input files")
 	fs.BoolVar(&o.bail, "bail", false, "end the interactive shell at the first error, with exit status 1 (also -bail, .bail on); a script run always stops at its first error")
 	fs.BoolVar(&o.echo, "echo", false, "print each command of a script or the shell, as read, before running it (also -echo, .echo on)")
+	fs.BoolVar(&o.batch, "batch", false, "read stdin as a script even on a terminal: no prompt, and the first error ends it (also -batch)")
+	fs.BoolVar(&o.interactive, "interactive", false, "run the interactive shell even when stdin is not a terminal, prompting on stderr; an error does not end it (also -interactive)")
+	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs, csv, json, noHeader
@@ -94,11 +100,15 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
 	fs, csv, json, noHeader := newFlagSet(o)
-	if err := fs.Parse(singleDash(args)); err != nil {
+	norm, err := normalizeArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := fs.Parse(norm); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil, errHelp
 		}
-		return nil, err
+		return nil, flagError(err)
 	}
 	if h, _ := fs.GetBool("help"); h {
 		return nil, errHelp
@@ -137,6 +147,9 @@ func parseFlags(args []string) (*options, error) {
 	case "fail":
 	default:
 		return nil, fmt.Errorf("--on-error %q: want skip or fail", v)
+	}
+	if o.batch && o.interactive {
+		return nil, errors.New("--batch and --interactive both given")
 	}
 	if *noHeader {
 		if fs.Changed("header") && o.header {
@@ -266,6 +279,9 @@ schema, named after its directory (era5) or ALIAS: per dataset one table
 over every file, with columns file and one per key=value directory.
 SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
 interactive shell on a terminal, else a script read from stdin.
+The options of sqlite3 and DuckDB's shell work with one dash or two
+(-csv, -tabs, -noheader, -nullvalue TEXT, -batch, -s SQL, ...); those that
+do not apply to tetsql are refused, saying why (docs/SQL.md lists them).
 
 Flags:
 `

@@ -12,46 +12,6 @@ import (
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
-// sqlite3Flags are the single-dash spellings of sqlite3 (and DuckDB's
-// shell, which shares them) and the long flags they stand for. pflag
-// would read -csv as the shorthands -c sv.
-var sqlite3Flags = map[string]string{
-	"-csv": "--csv", "-json": "--json", "-header": "--header", "-noheader": "--no-header",
-	"-line": "--mode=line", "-box": "--mode=box", "-markdown": "--mode=markdown", "-table": "--mode=table", "-list": "--mode=list", "-column": "--mode=column",
-	"-readonly": "--readonly", "-bail": "--bail", "-echo": "--echo", "-init": "--init", "-cmd": "--cmd",
-	"-nullvalue": "--null", "-version": "--version", "-help": "--help", "-safe": "--safe",
-}
-
-// valueFlags are the flags whose next argument is their value, never a
-// flag of its own (-c "-json" runs the SQL "-json").
-var valueFlags = map[string]bool{
-	"-c": true, "--command": true, "-f": true, "--file": true, "-o": true, "--output": true, "--mode": true,
-	"--null": true, "-nullvalue": true, "--init": true, "-init": true, "--cmd": true, "-cmd": true,
-	"--partition-by": true, "--compression": true, "--max-chunk-bytes": true, "--cache-budget": true,
-	"--mem-limit": true, "--read-ahead": true, "--read-ahead-bytes": true, "--statement-timeout": true,
-	"--max-rows": true, "--on-error": true,
-}
-
-// singleDash rewrites sqlite3's single-dash flags (sqlite3Flags) as the
-// long flags they stand for. Only flags before a "--" count, and not the
-// value of a flag that takes one.
-func singleDash(args []string) []string {
-	out := make([]string, len(args))
-	copy(out, args)
-	for i, a := range out {
-		if a == "--" {
-			break
-		}
-		if i > 0 && valueFlags[args[i-1]] {
-			continue
-		}
-		if long, ok := sqlite3Flags[a]; ok {
-			out[i] = long
-		}
-	}
-	return out
-}
-
 // rcName is the file run before anything else unless --init names
 // another or --no-init is given, as sqlite3 runs ~/.sqliterc.
 const rcName = ".tetsqlrc"

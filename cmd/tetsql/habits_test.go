@@ -8,21 +8,33 @@ import (
 	"testing"
 )
 
-func TestSingleDash(t *testing.T) {
+// TestNormalizeArgs: sqlite3's single-dash flags become the long flags
+// they stand for, every flag is spelt --name or --name=VALUE, and the
+// positional arguments follow "--" in their order.
+func TestNormalizeArgs(t *testing.T) {
 	tests := []struct{ in, want []string }{
-		{[]string{"-csv", "-header", "f.tet"}, []string{"--csv", "--header", "f.tet"}},
-		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--json", "--no-header", "--readonly", "--bail"}},
-		{[]string{"-line", "-box", "-markdown", "-table", "-list"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table", "--mode=list"}},
-		{[]string{"-init", "rc", "-cmd", ".mode csv", "-nullvalue", "NA"}, []string{"--init", "rc", "--cmd", ".mode csv", "--null", "NA"}},
+		{[]string{"-csv", "-header", "f.tet"}, []string{"--csv", "--header", "--", "f.tet"}},
+		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--json", "--no-header", "--readonly", "--bail", "--"}},
+		{[]string{"-line", "-box", "-markdown", "-table", "-list", "-tabs"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table", "--mode=list", "--mode=tsv", "--"}},
+		{[]string{"-init", "rc", "-cmd", ".mode csv", "-nullvalue", "NA"}, []string{"--init=rc", "--cmd=.mode csv", "--null=NA", "--"}},
 		// A flag's value and what follows "--" stay as they are.
-		{[]string{"-c", "-json", "-o", "-csv"}, []string{"-c", "-json", "-o", "-csv"}},
+		{[]string{"-c", "-json", "-o", "x.csv", "-f", "-"}, []string{"--command=-json", "--output=x.csv", "--file=-", "--"}},
 		{[]string{"--", "-csv"}, []string{"--", "-csv"}},
-		{[]string{"-safe", "-version"}, []string{"--safe", "--version"}},
-		{[]string{"-echo", "-bail"}, []string{"--echo", "--bail"}},
+		{[]string{"-safe", "-version"}, []string{"--safe", "--version", "--"}},
+		{[]string{"-echo", "-bail", "-stats", "--noheader"}, []string{"--echo", "--bail", "--stats", "--no-header", "--"}},
+		// tetsql's long flags with one dash; values after "=".
+		{[]string{"-max-rows", "5", "--mode=csv", "-nullvalue=NA"}, []string{"--max-rows=5", "--mode=csv", "--null=NA", "--"}},
+		{[]string{"--max-rows", "-5"}, []string{"--max-rows=-5", "--"}},
+		// DuckDB's -s is -c; SQL starting with a dash is positional.
+		{[]string{"a.tet", "-s", "SELECT 1", "-- note\nSELECT 2"}, []string{"--command=SELECT 1", "--", "a.tet", "-- note\nSELECT 2"}},
+		{[]string{"--command=SELECT 1", "-"}, []string{"--command=SELECT 1", "--", "-"}},
 	}
 	for _, tc := range tests {
-		if got := singleDash(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("singleDash(%q) = %q, want %q", tc.in, got, tc.want)
+		o := &options{}
+		fs, _, _, _ := newFlagSet(o)
+		got, err := normalizeArgs(fs, tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("normalizeArgs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestParseFlags_onError(t *testing.T) {
 		{args: []string{"--on-error=fail", "SELECT 1"}},
 		{args: []string{"--on-error=skip", "--on-error=fail", "SELECT 1"}}, // the last one counts
 		{args: []string{"--on-error=ignore", "SELECT 1"}, err: `--on-error "ignore": want skip or fail`},
-		{args: []string{"--on-error"}, err: "flag needs an argument"},
+		{args: []string{"--on-error"}, err: "--on-error needs a value"},
 	} {
 		o, err := parseFlags(tc.args)
 		if tc.err != "" {

@@ -109,7 +109,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer conn.Close()
 
 	inTTY, outTTY, errTTY := isTerminal(stdin), isTerminal(stdout), isTerminal(stderr)
-	interactive := o.sql == "" && len(o.commands) == 0 && len(o.scripts) == 0 && inTTY
+	interactive := isInteractive(o, inTTY)
 	opt := repl.Options{Mode: o.mode, Compression: o.compression, Header: o.header, Null: o.null, Timer: o.timer, Stats: o.stats, Echo: o.echo, Bail: o.bail, Safe: o.safe, MaxChunkBytes: cfg.MaxChunkBytes,
 		Stdout: stdout, Stderr: stderr, StdoutTerminal: outTTY, StderrTerminal: errTTY, Footer: outTTY, StdoutRegular: isRegular(stdout),
 		WidthNow: func() int { // the results' terminal, else the messages'
@@ -138,7 +138,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Should anything below panic, no temporary output file stays
 	// behind (a no-op after the CloseAfter below).
 	defer sh.CloseAfter(errAborted)
-	err = session(ctx, sh, o, stdin, stdout, interactive, inTTY && outTTY)
+	err = session(ctx, sh, o, stdin, stdout, stderr, interactive, inTTY && outTTY)
 	if cerr := sh.CloseAfter(err); err == nil {
 		err = cerr
 	}
@@ -169,10 +169,22 @@ func warnTo(w io.Writer) func(string) {
 	}
 }
 
+// isInteractive tells whether the command line asks for the
+// interactive shell: no SQL, -c or -f, and stdin a terminal, unless
+// --batch (-batch) or --no-stdin says otherwise, or --interactive
+// (-interactive) even when it is not one, as in sqlite3.
+func isInteractive(o *options, inTTY bool) bool {
+	if o.sql != "" || len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin || o.batch {
+		return false
+	}
+	return inTTY || o.interactive
+}
+
 // session runs what the command line asks for: the init file and --cmd
 // commands first, then -c commands, -f scripts and the SQL argument in
-// that order, or else the shell or a script from stdin.
-func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout io.Writer, interactive, editing bool) error {
+// that order, or else the shell or a script from stdin (nothing with
+// --no-stdin).
+func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout, stderr io.Writer, interactive, editing bool) error {
 	if err := runInit(ctx, sh, o, stdin); err != nil {
 		return err
 	}
@@ -212,17 +224,17 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 	if o.sql != "" {
 		return sh.Exec(ctx, o.sql)
 	}
-	if len(o.commands) > 0 || len(o.scripts) > 0 {
+	if len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin {
 		return nil
 	}
 	if !interactive {
 		return sh.RunScript(ctx, stdin, "stdin")
 	}
-	if !editing { // a terminal for input, but output is redirected
-		if err := sh.Greet(ctx, os.Stderr, versionString()); err != nil {
+	if !editing { // output redirected, or input not a terminal (--interactive)
+		if err := sh.Greet(ctx, stderr, versionString()); err != nil {
 			return err
 		}
-		return sh.Interactive(ctx, repl.NewPrompter(stdin, os.Stderr))
+		return sh.Interactive(ctx, repl.NewPrompter(stdin, stderr))
 	}
 	if err := sh.Greet(ctx, stdout, versionString()); err != nil {
 		return err

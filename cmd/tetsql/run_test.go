@@ -42,7 +42,7 @@ func TestRun_exitCodes(t *testing.T) {
 		{name: "read-only", args: []string{sample, "DELETE FROM temperature"}, code: 1, stderr: "read-only"},
 		{name: "missing file", args: []string{"missing.tet", "SELECT 1"}, code: 1, stderr: "missing.tet"},
 		{name: "not a tet file", args: []string{"run.go", "SELECT 1"}, code: 1, stderr: "run.go"},
-		{name: "unknown flag", args: []string{"--bogus"}, code: 2, stderr: "Error: unknown flag: --bogus\nTry 'tetsql --help'."},
+		{name: "unknown flag", args: []string{"--bogus"}, code: 2, stderr: "Error: unknown flag --bogus\nTry 'tetsql --help'."},
 		{name: "bad mode", args: []string{"--mode", "fancy", sample, "SELECT 1"}, code: 2, stderr: `unknown mode "fancy"`},
 		{name: "two modes", args: []string{"--csv", "--json", "SELECT 1"}, code: 2, stderr: "choose one of"},
 		{name: "bad alias", args: []string{"a=" + sample, "a=" + sample, "SELECT 1"}, code: 2, stderr: `alias "a" used twice`},

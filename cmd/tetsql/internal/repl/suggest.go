@@ -87,6 +87,17 @@ func didYouMean(names []string) string {
 	return " — did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?"
 }
 
+// DidYouMean is the " — did you mean …?" suffix for the names close to
+// word ("" for none), compared without leading dashes so that the
+// command line's "-stat" finds "--stats".
+func DidYouMean(word string, names []string) string {
+	var cands []candidate
+	for _, n := range names {
+		cands = append(cands, candidate{key: strings.TrimLeft(n, "-"), show: n})
+	}
+	return didYouMean(closeNames(strings.TrimLeft(word, "-"), cands))
+}
+
 // unknownDot is the error of a dot command name that does not exist.
 func unknownDot(name string) error {
 	var cands []candidate
