@@ -243,7 +243,7 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, withoutPath(err, name))
 		}
 		lineNo++
 		if buf.Empty() && isDot(line) {
