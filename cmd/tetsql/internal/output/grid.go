@@ -173,15 +173,20 @@ func (g *grid) flushWindow() {
 	}
 	g.fit(g.numW)
 	b := g.rule(g.buf[:0], &g.style.top)
-	for i := range names[:g.shown] {
-		c, w := g.fitCut(i, names[i], nameW[i])
-		b = g.appendCell(b, i, c, w, g.headerAlign(i))
+	// Column mode shows its header and dashes only with Options.Header,
+	// as sqlite3 does with .headers; box, table and markdown always do.
+	// The names size the columns either way, as in sqlite3.
+	if !g.style.column || g.opts.Header {
+		for i := range names[:g.shown] {
+			c, w := g.fitCut(i, names[i], nameW[i])
+			b = g.appendCell(b, i, c, w, g.headerAlign(i))
+		}
+		if g.shown < ncol {
+			b = g.appendMore(b, ellipsis)
+		}
+		b = g.endLine(b)
+		b = g.rule(b, &g.style.sep)
 	}
-	if g.shown < ncol {
-		b = g.appendMore(b, ellipsis)
-	}
-	b = g.endLine(b)
-	b = g.rule(b, &g.style.sep)
 	g.write(b)
 	start := 0
 	for r := 0; r < g.nrows; r++ {

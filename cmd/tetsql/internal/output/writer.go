@@ -40,11 +40,12 @@ type Column struct {
 // extends its own cell instead of being cut.
 const defaultWindow = 1000
 
-// Options tune a Writer. The zero value writes no CSV/TSV header row,
+// Options tune a Writer. The zero value writes no CSV, TSV or column header,
 // prints NULL as an empty string and does not truncate cells.
 type Options struct {
-	// Header writes a header row of column names in csv and tsv. The other
-	// modes always name their columns.
+	// Header writes a header row of column names in csv and tsv, and the
+	// header and its dashes in column mode. Box, table, markdown, line and
+	// json always name their columns.
 	Header bool
 	// Null is the text printed for NULL in every mode except json and
 	// jsonl, which print null.

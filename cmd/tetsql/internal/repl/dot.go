@@ -80,7 +80,7 @@ func init() {
 		{name: "verify", args: "[--deep]", help: "check every attached file; --deep also decodes every chunk", max: 1, run: (*Shell).dotVerify},
 		{name: "open", args: "FILE [AS ALIAS]", help: "attach another file as a schema; a quoted glob attaches all its files as one", min: 1, max: 3, run: (*Shell).dotOpen},
 		{name: "mode", args: "[MODE]", help: "show or set the output mode: box table csv tsv json jsonl markdown line list column parquet arrow", max: 1, run: (*Shell).dotMode},
-		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv and tsv (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
+		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv, tsv and column (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
 		{name: "nullvalue", args: "TEXT", help: "text shown for NULL", min: 1, max: 1, run: (*Shell).dotNull},
 		{name: "output", args: "[FILE]", help: "send results to FILE, in the format its extension names (.csv .tsv .json .jsonl .md .parquet .arrows …) unless .mode follows; none: back to stdout", max: 1, run: (*Shell).dotOutput},
 		{name: "once", args: "FILE", help: "send the next statement's results to FILE (format as .output; replaced only if it succeeds)", min: 1, max: 1, run: (*Shell).dotOnce},
