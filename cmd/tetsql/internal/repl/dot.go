@@ -62,7 +62,7 @@ func init() {
 		{name: "print", args: "[TEXT ...]", help: "write TEXT (words joined by spaces; \\t \\n \\\\ … are escapes) to the output", max: -1, escapes: true, run: (*Shell).dotPrint},
 		{name: "show", help: "show the current settings", run: (*Shell).dotShow},
 		{name: "databases", help: "list the attached schemas and their files", run: (*Shell).dotDatabases},
-		{name: "quit", aliases: []string{"exit"}, help: "leave the shell (also .exit, Ctrl-D)", run: func(*Shell, context.Context, []string) error { return ErrQuit }},
+		{name: "quit", aliases: []string{"exit"}, args: "[STATUS]", help: "leave the shell, with exit status STATUS (default 0; also .exit, Ctrl-D)", max: 1, run: (*Shell).dotQuit},
 	}
 }
 

@@ -1,6 +1,9 @@
 package repl_test
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
@@ -14,5 +17,38 @@ func TestPrintEscapes(t *testing.T) {
 	e.exec(t, `.print a\tb`, `.print "c\td"`, `.print 'e\tf'`, `.print x\\y \101 "q\"r"`, `.nullvalue \N`, `.mode csv`, `SELECT NULL`)
 	if got, want := e.stdout.String(), "a\tb\nc\td\ne\\tf\nx\\y A q\"r\n\\N\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestExitStatus: .exit N and .quit N report the status; a plain .quit
+// is ErrQuit; the interactive shell hands the status on.
+func TestExitStatus(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, repl.Options{})
+	for cmd, want := range map[string]int{".exit 3": 3, ".quit 7": 7, ".exit 0": 0, ".EXIT 255": 255} {
+		err := e.sh.Exec(context.Background(), cmd)
+		if code, ok := repl.ExitCode(err); !ok || code != want || !errors.Is(err, repl.ErrQuit) {
+			t.Errorf("%s: %v (status %d, %v), want status %d", cmd, err, code, ok, want)
+		}
+	}
+	if err := e.sh.Exec(context.Background(), ".exit"); !errors.Is(err, repl.ErrQuit) {
+		t.Errorf(".exit: %v", err)
+	} else if _, ok := repl.ExitCode(err); ok {
+		t.Errorf(".exit has a status: %v", err)
+	}
+	for _, bad := range []string{".exit abc", ".exit -1", ".exit 256", ".exit 1 2"} {
+		if err := e.sh.Exec(context.Background(), bad); err == nil || errors.Is(err, repl.ErrQuit) || !strings.Contains(err.Error(), "usage") {
+			t.Errorf("%s: %v, want a usage error", bad, err)
+		}
+	}
+	err := e.sh.Interactive(context.Background(), &fakeLines{lines: []string{".exit 4", ".print after"}})
+	if code, ok := repl.ExitCode(err); !ok || code != 4 {
+		t.Errorf("interactive .exit 4: %v", err)
+	}
+	if err := e.sh.Interactive(context.Background(), &fakeLines{lines: []string{".quit", ".print after"}}); err != nil {
+		t.Errorf("interactive .quit: %v", err)
+	}
+	if strings.Contains(e.stdout.String(), "after") {
+		t.Error("the shell went on after .exit")
 	}
 }
