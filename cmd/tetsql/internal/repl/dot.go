@@ -91,9 +91,12 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 	if err := s.safeRefused(name); err != nil {
 		return err
 	}
-	c := lookupDot(name)
-	if c == nil {
-		return unknownDot(name)
+	c, err := findDot(name)
+	if err != nil {
+		return err
+	}
+	if err := s.safeRefused(c.name); err != nil {
+		return err
 	}
 	args := make([]string, 0, len(words)-1)
 	for _, w := range words[1:] {
@@ -112,9 +115,9 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 func (s *Shell) dotHelp(_ context.Context, args []string) error {
 	w := s.opt.Stdout
 	if len(args) == 1 {
-		c := lookupDot(strings.TrimPrefix(strings.ToLower(args[0]), "."))
-		if c == nil {
-			return fmt.Errorf("no command %q; enter \".help\" for the list", args[0])
+		c, err := findDot(strings.TrimPrefix(strings.ToLower(args[0]), "."))
+		if err != nil {
+			return err
 		}
 		fmt.Fprintf(w, ".%s %s\n    %s\n", c.name, c.args, c.help)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetsql/tetsql"
 	"github.com/tetsql/tetsql/cmd/tetsql/internal/repl"
 )
 
@@ -50,5 +51,47 @@ func TestExitStatus(t *testing.T) {
 	}
 	if strings.Contains(e.stdout.String(), "after") {
 		t.Error("the shell went on after .exit")
+	}
+}
+
+// TestDotPrefix: a name or alias as typed wins; else a prefix of one
+// command runs it; a prefix of several is an error naming them; an
+// unknown name keeps its "did you mean".
+func TestDotPrefix(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, repl.Options{})
+	e.exec(t, ".nu X", ".mo csv", ".hea off", ".pr hi", "SELECT NULL AS n")
+	if got, want := e.stdout.String(), "hi\nX\n"; got != want {
+		t.Errorf("prefixes: got %q, want %q", got, want)
+	}
+	e.exec(t, ".sho")
+	if show := e.stdout.String(); !strings.Contains(show, "nullvalue: \"X\"") || !strings.Contains(show, "mode: csv") {
+		t.Errorf(".sho did not run .show: %q", show)
+	}
+	for cmd, want := range map[string]string{
+		".s":      `".s" is ambiguous: .schema, .show, .stats`,
+		".e":      `".e" is ambiguous: .echo, .exit`,
+		".h":      `".h" is ambiguous: .headers, .help`,
+		".tabels": `unknown command ".tabels" — did you mean .tables?`,
+		".sh":     `unknown command ".sh"`, // sqlite3's .shell: not a prefix of .show
+		".help s": `".s" is ambiguous: .schema, .show, .stats`,
+	} {
+		err := e.sh.Exec(context.Background(), cmd)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", cmd, err, want)
+		}
+	}
+	if err := e.sh.Exec(context.Background(), ".q"); !errors.Is(err, repl.ErrQuit) {
+		t.Errorf(".q: %v, want ErrQuit", err)
+	}
+	if err := e.sh.Exec(context.Background(), ".header on"); err != nil { // an alias as typed
+		t.Errorf(".header on: %v", err)
+	}
+	safe := newEnv(t, repl.Options{Safe: true})
+	for _, cmd := range []string{".rea x.sql", ".outp x.csv", ".onc x.csv"} {
+		var na *tetsql.NotAllowedError
+		if err := safe.sh.Exec(context.Background(), cmd); !errors.As(err, &na) {
+			t.Errorf("safe mode, %s: %v, want refused", cmd, err)
+		}
 	}
 }
