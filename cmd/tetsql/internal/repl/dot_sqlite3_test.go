@@ -3,6 +3,7 @@ package repl_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -92,6 +93,23 @@ func TestDotPrefix(t *testing.T) {
 		var na *tetsql.NotAllowedError
 		if err := safe.sh.Exec(context.Background(), cmd); !errors.As(err, &na) {
 			t.Errorf("safe mode, %s: %v, want refused", cmd, err)
+		}
+	}
+}
+
+// TestShowEverySetting: .show lists every setting a dot command or flag
+// sets, .maxrows, a pending .once and Parquet's compression among them.
+func TestShowEverySetting(t *testing.T) {
+	t.Parallel()
+	once := filepath.Join(t.TempDir(), "o.csv")
+	e := newEnv(t, repl.Options{Compression: "snappy"})
+	e.exec(t, ".maxrows 7", ".once "+once, ".show")
+	show := e.stdout.String()
+	for _, want := range []string{"    maxrows: 7\n", "       once: " + once + "\n", "compression: snappy\n",
+		"       mode: ", "    headers: ", "  nullvalue: ", "     output: stdout\n", "      timer: ", "      stats: ",
+		"       echo: ", "       bail: ", "      width: auto\n", " parameters: 0\n", "       safe: off\n"} {
+		if !strings.Contains(show, want) {
+			t.Errorf(".show lacks %q:\n%s", want, show)
 		}
 	}
 }
