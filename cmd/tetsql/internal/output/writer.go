@@ -67,6 +67,8 @@ type Options struct {
 	// FitWidth terminal columns: text columns are narrowed (cells cut with
 	// "…"), and when that is not enough the columns that do not fit are
 	// left out, one "…" column standing in for them (see HiddenColumns).
+	// A text cell of a row after the first window that is wider than its
+	// column is cut to it with "…" (a number widens its row).
 	FitWidth int
 	// window replaces defaultWindow when positive; only tests set it (to
 	// see several windows in a few rows).
