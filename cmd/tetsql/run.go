@@ -142,6 +142,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cerr := sh.CloseAfter(err); err == nil {
 		err = cerr
 	}
+	if code, ok := repl.ExitCode(err); ok { // .exit N
+		return code
+	}
 	switch {
 	case err == nil || errors.Is(err, repl.ErrQuit):
 		return exitOK

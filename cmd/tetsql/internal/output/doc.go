@@ -48,8 +48,10 @@
 //     wide characters count 2, combining marks 0), centre headers, and
 //     right-align numeric columns (see Column.Type). Values wider than the
 //     widths computed from the first window of rows extend their own cell
-//     rather than being cut; Options.MaxWidth, when set, cuts every cell
-//     except numbers to that width with a trailing "…".
+//     rather than being cut, except text on a terminal (Options.FitWidth,
+//     box, table and column), which is cut to its column with "…";
+//     Options.MaxWidth, when set, cuts every cell except numbers to that
+//     width with a trailing "…".
 //   - An empty result prints its header (box, table, markdown, csv/tsv with
 //     Header) or [] (json); sqlite3 prints nothing.
 package output

@@ -61,11 +61,11 @@ func CreateFile(path string) (*File, error) {
 	case err == nil && !fi.Mode().IsRegular(), direct(path), direct(target):
 		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 		if err != nil {
-			return nil, fmt.Errorf("output %s: %w", path, err)
+			return nil, fmt.Errorf("output %s: %w", path, osErr(err))
 		}
 		return &File{name: path, target: target, f: f}, nil
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("output %s: %w", path, err)
+		return nil, fmt.Errorf("output %s: %w", path, osErr(err))
 	}
 	// A new file gets 0666 less the umask, like os.Create; an existing
 	// one keeps its permission bits.
@@ -75,19 +75,48 @@ func CreateFile(path string) (*File, error) {
 	}
 	f, tmp, err := createTemp(target, perm)
 	if err != nil {
-		return nil, fmt.Errorf("output %s: cannot create a temporary file next to it: %w", path, err)
+		// The temporary name is ours, not the user's: the message names
+		// the path given, and the directory when the file itself exists
+		// (so could be written in place, but not replaced).
+		if keep && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("output %s: cannot create a file in %s to replace it with: %w", path, dirOf(target), osErr(err))
+		}
+		return nil, fmt.Errorf("output %s: %w", path, osErr(err))
 	}
 	if keep {
 		if err := f.Chmod(perm); err != nil {
 			f.Close()
 			os.Remove(tmp)
-			return nil, fmt.Errorf("output %s: %w", path, err)
+			return nil, fmt.Errorf("output %s: %w", path, osErr(err))
 		}
 	}
 	live.Lock()
 	live.m[tmp] = false
 	live.Unlock()
 	return &File{name: path, target: target, tmp: tmp, f: f}, nil
+}
+
+// osErr is err without the *fs.PathError or *os.LinkError around it,
+// whose operation and paths (perhaps the temporary file's) would repeat
+// or contradict the path the message names.
+func osErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// dirOf is the directory of path, "." for a bare name.
+func dirOf(path string) string {
+	if dir := filepath.Dir(path); dir != "" {
+		return dir
+	}
+	return "."
 }
 
 // direct reports whether path lies where files are not replaced but
@@ -156,10 +185,10 @@ func (f *File) Rewind(off int64) error {
 		return nil
 	}
 	if err := f.f.Truncate(off); err != nil {
-		return fmt.Errorf("output %s: %w", f.name, err)
+		return fmt.Errorf("output %s: %w", f.name, osErr(err))
 	}
 	if _, err := f.f.Seek(off, io.SeekStart); err != nil {
-		return fmt.Errorf("output %s: %w", f.name, err)
+		return fmt.Errorf("output %s: %w", f.name, osErr(err))
 	}
 	return nil
 }
@@ -174,7 +203,7 @@ func (f *File) Commit() error {
 	f.done = true
 	if f.tmp == "" {
 		if err := f.f.Close(); err != nil {
-			return fmt.Errorf("output %s: %w", f.name, err)
+			return fmt.Errorf("output %s: %w", f.name, osErr(err))
 		}
 		return nil
 	}
@@ -188,7 +217,7 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		os.Remove(f.tmp)
-		return fmt.Errorf("output %s: %w", f.name, err)
+		return fmt.Errorf("output %s: %w", f.name, osErr(err))
 	}
 	return nil
 }
@@ -208,7 +237,7 @@ func (f *File) Abort() error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("output %s: %w", f.name, err)
+		return fmt.Errorf("output %s: %w", f.name, osErr(err))
 	}
 	return nil
 }

@@ -110,6 +110,42 @@ func TestFile_errors(t *testing.T) {
 	}
 }
 
+// TestFile_messages: an error names the path given once, with the
+// operating system's reason, and never the temporary file's name.
+func TestFile_messages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "x.csv")
+	tests := []struct{ path, want string }{
+		{missing, "output " + missing + ": no such file or directory"},
+		{"/proc/no/x.csv", "output /proc/no/x.csv: no such file or directory"},
+		{dir, "output " + dir + ": is a directory"},
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		old := filepath.Join(ro, "old.csv")
+		if err := os.WriteFile(old, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(ro, 0o755) })
+		tests = append(tests,
+			struct{ path, want string }{filepath.Join(ro, "new.csv"), "output " + filepath.Join(ro, "new.csv") + ": permission denied"},
+			struct{ path, want string }{old, "output " + old + ": cannot create a file in " + ro + " to replace it with: permission denied"})
+	}
+	for _, tt := range tests {
+		_, err := output.CreateFile(tt.path)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("CreateFile(%q) = %v, want %q", tt.path, err, tt.want)
+		}
+	}
+}
+
 // TestRemoveTemps removes the temporary file of an open File and keeps
 // the target.
 func TestRemoveTemps(t *testing.T) {

@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 		{"fit90.box", output.Box, output.Options{FitWidth: 90}, sampleRows},
 		{"fit60.box", output.Box, output.Options{FitWidth: 60}, sampleRows},
 		{"fit70.table", output.Table, output.Options{FitWidth: 70}, sampleRows},
-		{"fit50.column", output.ColumnMode, output.Options{FitWidth: 50}, sampleRows},
+		{"fit50.column", output.ColumnMode, output.Options{Header: true, FitWidth: 50}, sampleRows},
 		{"fit60.md", output.Markdown, output.Options{FitWidth: 60}, sampleRows},
 		{"fit60window.box", output.Box, output.WithWindow(output.Options{FitWidth: 60}, 3), sampleRows},
 		{"empty.box", output.Box, output.Options{}, nil},

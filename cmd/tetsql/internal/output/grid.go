@@ -25,10 +25,12 @@ var (
 	columnStyle   = gridStyle{sep: [3]string{"", "  ", ""}, fill: "-", column: true}
 )
 
-// grid writes box, table and markdown modes. It buffers a first
+// grid writes box, table, markdown and column modes. It buffers a first
 // window of rows (their formatted cells in one byte arena) to size the
 // columns, then writes them and streams every later row with the same
-// widths; a later, wider cell extends its row instead of being cut. Headers
+// widths; a later, wider cell extends its row instead of being cut,
+// except a text cell on a terminal (Options.FitWidth), which is cut to
+// its column so that the grid stays within the window. Headers
 // are centred, as in sqlite3. A column is right-aligned when its declared
 // type is numeric, or when it has no declared type and every non-NULL value
 // in the window is a number.
@@ -124,7 +126,7 @@ func (g *grid) Row(vals []any) error {
 		g.buf = g.buf[:0]
 		for i, v := range vals[:g.shown] {
 			c, w := g.cell(i, v)
-			if !isNumber(v) { // a later, wider number widens its row: never cut
+			if !isNumber(v) { // a later, wider number widens its row: never cut; text is, on a terminal
 				c, w = g.fitCut(i, c, w)
 			}
 			g.buf = g.appendCell(g.buf, i, c, w, g.align(i))
@@ -173,15 +175,20 @@ func (g *grid) flushWindow() {
 	}
 	g.fit(g.numW)
 	b := g.rule(g.buf[:0], &g.style.top)
-	for i := range names[:g.shown] {
-		c, w := g.fitCut(i, names[i], nameW[i])
-		b = g.appendCell(b, i, c, w, g.headerAlign(i))
+	// Column mode shows its header and dashes only with Options.Header,
+	// as sqlite3 does with .headers; box, table and markdown always do.
+	// The names size the columns either way, as in sqlite3.
+	if !g.style.column || g.opts.Header {
+		for i := range names[:g.shown] {
+			c, w := g.fitCut(i, names[i], nameW[i])
+			b = g.appendCell(b, i, c, w, g.headerAlign(i))
+		}
+		if g.shown < ncol {
+			b = g.appendMore(b, ellipsis)
+		}
+		b = g.endLine(b)
+		b = g.rule(b, &g.style.sep)
 	}
-	if g.shown < ncol {
-		b = g.appendMore(b, ellipsis)
-	}
-	b = g.endLine(b)
-	b = g.rule(b, &g.style.sep)
 	g.write(b)
 	start := 0
 	for r := 0; r < g.nrows; r++ {

@@ -2,13 +2,15 @@ package output
 
 // Fitting a grid to the terminal (Options.FitWidth). The columns keep
 // the widths their first window of rows asks for while the whole line
-// fits. Otherwise the widest text columns give up width first, down to a
-// floor of fitFloor columns (a number is never cut: a column's floor
-// covers its widest number; a column whose width Options.Widths sets
-// keeps it). When even the floors do not fit, the grid
-// shows the columns from the left that do and ends each line with a
-// one-column "…" that stands for the rest (HiddenColumns counts them),
-// as DuckDB's shell does with the middle ones.
+// fits, and a text cell of a later row wider than its column is cut to
+// it with "…" (a later, wider number still widens its row). Otherwise
+// the widest text columns give up width first, down to a floor of
+// fitFloor columns (a number is never cut: a column's floor covers its
+// widest number; a column whose width Options.Widths sets keeps it).
+// When even the floors do not fit, the grid shows the columns from the
+// left that do and ends each line with a one-column "…" that stands for
+// the rest (HiddenColumns counts them), as DuckDB's shell does with the
+// middle ones.
 
 // fitFloor is the width a text column may be narrowed to.
 const fitFloor = 8
@@ -58,12 +60,16 @@ func (g *grid) fit(numW []int) {
 }
 
 // fitCut cuts the cell c of width w to column i's width, with "…", in a
-// grid fitted to the terminal; otherwise it returns c as it is.
+// grid on a terminal (FitWidth set; not markdown, which is not fitted):
+// a cell of the window in a narrowed column, or a text cell of a later
+// row wider than its column, which would otherwise widen its row past
+// the terminal's edge. Elsewhere it returns c as it is. Callers never
+// pass a number of a later row: numbers are never cut.
 func (g *grid) fitCut(i int, c []byte, w int) ([]byte, int) {
-	if !g.fitted || w <= g.widths[i] {
+	if g.opts.FitWidth <= 0 || g.style.markdown || w <= g.widths[i] {
 		return c, w
 	}
-	g.cut, w = appendTruncated(g.cut[:0], c, g.widths[i])
+	g.cut, w = appendTruncated(g.cut[:0], c, max(g.widths[i], 1))
 	return g.cut, w
 }
 

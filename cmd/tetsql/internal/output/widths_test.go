@@ -51,7 +51,7 @@ func TestWidths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(render(t, tt.mode, output.Options{Widths: tt.widths, MaxWidth: tt.max}, cols, rows))
+			got := string(render(t, tt.mode, output.Options{Header: true, Widths: tt.widths, MaxWidth: tt.max}, cols, rows))
 			if got != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
 			}

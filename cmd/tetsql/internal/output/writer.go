@@ -40,11 +40,12 @@ type Column struct {
 // extends its own cell instead of being cut.
 const defaultWindow = 1000
 
-// Options tune a Writer. The zero value writes no CSV/TSV header row,
+// Options tune a Writer. The zero value writes no CSV, TSV or column header,
 // prints NULL as an empty string and does not truncate cells.
 type Options struct {
-	// Header writes a header row of column names in csv and tsv. The other
-	// modes always name their columns.
+	// Header writes a header row of column names in csv and tsv, and the
+	// header and its dashes in column mode. Box, table, markdown, line and
+	// json always name their columns.
 	Header bool
 	// Null is the text printed for NULL in every mode except json and
 	// jsonl, which print null.
@@ -66,6 +67,8 @@ type Options struct {
 	// FitWidth terminal columns: text columns are narrowed (cells cut with
 	// "…"), and when that is not enough the columns that do not fit are
 	// left out, one "…" column standing in for them (see HiddenColumns).
+	// A text cell of a row after the first window that is wider than its
+	// column is cut to it with "…" (a number widens its row).
 	FitWidth int
 	// window replaces defaultWindow when positive; only tests set it (to
 	// see several windows in a few rows).

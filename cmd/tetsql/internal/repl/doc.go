@@ -9,7 +9,8 @@
 // the user contract is "tetsql --help", .help, the tour in the
 // repository's README.md and docs/SQL.md.
 //
-// Errors: Exec, RunScript and Interactive report ErrQuit for .quit,
+// Errors: Exec and RunScript report ErrQuit for .quit (a QuitError,
+// which is ErrQuit, for .exit N; Interactive reports only that one),
 // ErrInterrupted for a statement cancelled by Ctrl-C or its context, and
 // otherwise the driver's error; Message gives the text to print after
 // "Error: ".

@@ -9,51 +9,17 @@ import (
 )
 
 // parseDot splits a dot command line into its name (lower case, without
-// the dot) and arguments. Arguments are separated by blanks; '…' and
-// "…" quote an argument with blanks in it (inside "…", \" and \\ are
-// escapes).
+// the dot) and arguments (see splitDot: '…' and "…" quote an argument
+// with blanks in it).
 func parseDot(line string) (name string, args []string, err error) {
-	line = strings.TrimSpace(line)
-	if !strings.HasPrefix(line, ".") {
-		return "", nil, fmt.Errorf("not a dot command: %q", line)
+	words, err := splitDot(line)
+	if err != nil {
+		return "", nil, err
 	}
-	var words []string
-	for i := 1; i < len(line); {
-		c := line[i]
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-			continue
-		case c == '\'' || c == '"':
-			var b strings.Builder
-			j := i + 1
-			for ; j < len(line) && line[j] != c; j++ {
-				if c == '"' && line[j] == '\\' && j+1 < len(line) {
-					j++
-				}
-				b.WriteByte(line[j])
-			}
-			if j >= len(line) {
-				return "", nil, fmt.Errorf("unterminated %c in %q", c, line)
-			}
-			words = append(words, b.String())
-			i = j + 1
-		default:
-			j := i
-			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-				j++
-			}
-			words = append(words, line[i:j])
-			i = j
-		}
+	for _, w := range words[1:] {
+		args = append(args, w.text)
 	}
-	if len(words) == 0 || strings.HasPrefix(line, ". ") || strings.HasPrefix(line, ".\t") {
-		return "", nil, fmt.Errorf("missing command name after '.'; enter \".help\" for the list")
-	}
-	if len(words) > 1 {
-		args = words[1:]
-	}
-	return strings.ToLower(words[0]), args, nil
+	return strings.ToLower(words[0].text), args, nil
 }
 
 // dotCmd is one dot command: its usage, help and implementation.
@@ -62,7 +28,8 @@ type dotCmd struct {
 	aliases  []string
 	args     string // argument synopsis for .help
 	help     string
-	min, max int // argument count bounds; max -1 = any
+	min, max int  // argument count bounds; max -1 = any
+	escapes  bool // resolve the backslash escapes of unquoted arguments too (dot_args.go)
 	run      func(s *Shell, ctx context.Context, args []string) error
 }
 
@@ -80,7 +47,7 @@ func init() {
 		{name: "verify", args: "[--deep]", help: "check every attached file; --deep also decodes every chunk", max: 1, run: (*Shell).dotVerify},
 		{name: "open", args: "FILE [AS ALIAS]", help: "attach another file as a schema; a quoted glob attaches all its files as one", min: 1, max: 3, run: (*Shell).dotOpen},
 		{name: "mode", args: "[MODE]", help: "show or set the output mode: box table csv tsv json jsonl markdown line list column parquet arrow", max: 1, run: (*Shell).dotMode},
-		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv and tsv (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
+		{name: "headers", aliases: []string{"header"}, args: "on|off", help: "header row in csv, tsv and column (also .header)", min: 1, max: 1, run: (*Shell).dotHeaders},
 		{name: "nullvalue", args: "TEXT", help: "text shown for NULL", min: 1, max: 1, run: (*Shell).dotNull},
 		{name: "output", args: "[FILE]", help: "send results to FILE, in the format its extension names (.csv .tsv .json .jsonl .md .parquet .arrows …) unless .mode follows; none: back to stdout", max: 1, run: (*Shell).dotOutput},
 		{name: "once", args: "FILE", help: "send the next statement's results to FILE (format as .output; replaced only if it succeeds)", min: 1, max: 1, run: (*Shell).dotOnce},
@@ -92,10 +59,10 @@ func init() {
 		{name: "echo", args: "on|off", help: "print each command of a script or the shell, as read, before running it", min: 1, max: 1, run: (*Shell).dotEcho},
 		{name: "bail", args: "on|off", help: "end the shell at the first error (scripts always stop there)", min: 1, max: 1, run: (*Shell).dotBail},
 		{name: "parameter", aliases: []string{"param"}, args: "init|list|clear|set NAME VALUE|unset NAME", help: "values bound to :x $x @x ?1 in statements (unset ones are NULL); VALUE is an SQL literal or expression, else text", min: 1, max: 3, run: (*Shell).dotParameter},
-		{name: "print", args: "[TEXT ...]", help: "write TEXT (words joined by spaces) to the output", max: -1, run: (*Shell).dotPrint},
+		{name: "print", args: "[TEXT ...]", help: "write TEXT (words joined by spaces; \\t \\n \\\\ … are escapes) to the output", max: -1, escapes: true, run: (*Shell).dotPrint},
 		{name: "show", help: "show the current settings", run: (*Shell).dotShow},
 		{name: "databases", help: "list the attached schemas and their files", run: (*Shell).dotDatabases},
-		{name: "quit", aliases: []string{"exit"}, help: "leave the shell (also .exit, Ctrl-D)", run: func(*Shell, context.Context, []string) error { return ErrQuit }},
+		{name: "quit", aliases: []string{"exit"}, args: "[STATUS]", help: "leave the shell, with exit status STATUS (default 0; also .exit, Ctrl-D)", max: 1, run: (*Shell).dotQuit},
 	}
 }
 
@@ -116,16 +83,27 @@ func lookupDot(name string) *dotCmd {
 
 // dot parses and runs one dot command line.
 func (s *Shell) dot(ctx context.Context, line string) error {
-	name, args, err := parseDot(line)
+	words, err := splitDot(line)
 	if err != nil {
 		return err
 	}
+	name := strings.ToLower(words[0].text)
 	if err := s.safeRefused(name); err != nil {
 		return err
 	}
-	c := lookupDot(name)
-	if c == nil {
-		return unknownDot(name)
+	c, err := findDot(name)
+	if err != nil {
+		return err
+	}
+	if err := s.safeRefused(c.name); err != nil {
+		return err
+	}
+	args := make([]string, 0, len(words)-1)
+	for _, w := range words[1:] {
+		if w.bare && c.escapes {
+			w.text = resolveBackslashes(w.text)
+		}
+		args = append(args, w.text)
 	}
 	if len(args) < c.min || (c.max >= 0 && len(args) > c.max) {
 		return fmt.Errorf("usage: .%s %s", c.name, c.args)
@@ -137,9 +115,9 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 func (s *Shell) dotHelp(_ context.Context, args []string) error {
 	w := s.opt.Stdout
 	if len(args) == 1 {
-		c := lookupDot(strings.TrimPrefix(strings.ToLower(args[0]), "."))
-		if c == nil {
-			return fmt.Errorf("no command %q; enter \".help\" for the list", args[0])
+		c, err := findDot(strings.TrimPrefix(strings.ToLower(args[0]), "."))
+		if err != nil {
+			return err
 		}
 		fmt.Fprintf(w, ".%s %s\n    %s\n", c.name, c.args, c.help)
 		return nil

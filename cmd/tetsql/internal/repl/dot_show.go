@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tetsql/tetsql"
@@ -22,7 +23,9 @@ func (s *Shell) dotPrint(_ context.Context, args []string) error {
 	return err
 }
 
-// dotShow lists the current settings, one "name: value" line each.
+// dotShow lists the current settings, one "name: value" line each:
+// every one a dot command or flag sets (compression: Parquet's, from
+// --compression).
 func (s *Shell) dotShow(_ context.Context, _ []string) error {
 	onOffText := func(b bool) string {
 		if b {
@@ -30,24 +33,34 @@ func (s *Shell) dotShow(_ context.Context, _ []string) error {
 		}
 		return "off"
 	}
-	out := "stdout"
+	out, once := "stdout", "off"
 	if s.out != nil {
 		out = s.out.path
+	}
+	if s.once != nil {
+		once = s.once.path
+	}
+	compression := strings.ToLower(s.opt.Compression)
+	if compression == "" {
+		compression = "zstd"
 	}
 	for _, kv := range [][2]string{
 		{"mode", s.currentMode().String()},
 		{"headers", onOffText(s.header)},
 		{"nullvalue", fmt.Sprintf("%q", s.null)},
 		{"output", out},
+		{"once", once},
 		{"timer", onOffText(s.timer)},
 		{"stats", onOffText(s.stats)},
 		{"echo", onOffText(s.echo)},
 		{"bail", onOffText(s.bail)},
 		{"width", s.widthText()},
+		{"maxrows", strconv.FormatInt(s.maxRows, 10)},
 		{"parameters", fmt.Sprint(len(s.params))},
+		{"compression", compression},
 		{"safe", onOffText(s.opt.Safe)},
 	} {
-		if _, err := fmt.Fprintf(s.opt.Stdout, "%10s: %s\n", kv[0], kv[1]); err != nil {
+		if _, err := fmt.Fprintf(s.opt.Stdout, "%11s: %s\n", kv[0], kv[1]); err != nil {
 			return err
 		}
 	}

@@ -13,9 +13,9 @@ import (
 // the shell finds the token SQLite names in the message ("near "FORM":
 // syntax error", "no such table: temprature", …) in the statement text
 // itself: case-insensitively, as a whole word, outside string literals
-// and comments, the first occurrence spelt exactly as in the message
-// winning over one in another case. A message naming no token gets no
-// caret.
+// and comments, inside a quoted identifier only as its whole name, the
+// first occurrence spelt exactly as in the message winning over one in
+// another case. A message naming no token gets no caret.
 
 // errorKind is what an error message names: the kind of the token,
 // which decides where suggestions come from.
@@ -71,52 +71,98 @@ func findToken(stmt, tok string) int {
 // findWord finds tok in stmt outside string literals and comments (a
 // token starting a string literal, as in unrecognized token: "'x", is
 // found at its opening quote), as a whole word where it starts or ends
-// with a word character.
+// with a word character. Inside a quoted identifier ("…", `…`, […]) it
+// matches only the whole name, so that the foo of "foo bar" is not
+// taken for a column foo.
 func findWord(stmt, tok string) int {
 	if tok == "" {
 		return -1
 	}
-	code := codeBytes(stmt)
+	code, quoted := scanCode(stmt)
 	first := -1
-	for p := 0; p+len(tok) <= len(stmt); p++ {
-		if !code[p] || !strings.EqualFold(stmt[p:p+len(tok)], tok) {
+	consider := func(p int, exact bool) bool {
+		if exact {
+			return true
+		}
+		if first < 0 {
+			first = p
+		}
+		return false
+	}
+	for p := 0; p < len(stmt); p++ {
+		if end, ok := quoted[p]; ok {
+			name := unquoteName(stmt[p-1], stmt[p:end])
+			if strings.EqualFold(name, tok) && consider(p, name == tok) {
+				return p
+			}
+		}
+		if p+len(tok) > len(stmt) || !code[p] || !strings.EqualFold(stmt[p:p+len(tok)], tok) {
 			continue
 		}
 		end := p + len(tok)
 		if idChar(tok[0]) && p > 0 && idChar(stmt[p-1]) || idChar(tok[len(tok)-1]) && end < len(stmt) && idChar(stmt[end]) {
 			continue
 		}
-		if stmt[p:end] == tok {
+		if consider(p, stmt[p:end] == tok) {
 			return p
-		}
-		if first < 0 {
-			first = p
 		}
 	}
 	return first
 }
 
+// unquoteName returns the name a quoted identifier's text spells,
+// given its opening quote: a doubled closing quote stands for one.
+func unquoteName(open byte, text string) string {
+	switch open {
+	case '"':
+		return strings.ReplaceAll(text, `""`, `"`)
+	case '`':
+		return strings.ReplaceAll(text, "``", "`")
+	}
+	return text
+}
+
 // codeBytes marks the bytes of stmt a token may start at: those outside
-// comments and string literals, and the opening quote of a literal.
-// Quoted identifiers ("…", `…`, […]) are code.
+// comments, string literals and quoted identifiers, and the opening
+// quote of a literal or identifier.
 func codeBytes(stmt string) []bool {
+	code, _ := scanCode(stmt)
+	return code
+}
+
+// scanCode returns codeBytes and, for each quoted identifier, the
+// offset of its text (after the opening quote) mapped to the offset
+// of its closing quote.
+func scanCode(stmt string) ([]bool, map[int]int) {
 	code := make([]bool, len(stmt))
-	for i := 0; i < len(stmt); {
-		switch {
-		case stmt[i] == '\'':
-			code[i] = true
-			i++
-			for i < len(stmt) {
-				if stmt[i] == '\'' {
-					if i+1 < len(stmt) && stmt[i+1] == '\'' {
-						i += 2
-						continue
-					}
-					i++
-					break
-				}
-				i++
+	quoted := map[int]int{}
+	// skipQuoted returns the offset just past the closing quote of a
+	// literal or identifier whose text starts at i; a doubled closing
+	// quote (not in […]) stands for one and does not close it.
+	skipQuoted := func(i int, closer byte, doubles bool) (text, next int) {
+		for j := i; j < len(stmt); j++ {
+			if stmt[j] != closer {
+				continue
 			}
+			if doubles && j+1 < len(stmt) && stmt[j+1] == closer {
+				j++
+				continue
+			}
+			return j, j + 1
+		}
+		return len(stmt), len(stmt)
+	}
+	for i := 0; i < len(stmt); {
+		switch c := stmt[i]; {
+		case c == '\'':
+			code[i] = true
+			_, i = skipQuoted(i+1, '\'', true)
+		case c == '"' || c == '`' || c == '[':
+			code[i] = true
+			closer := map[byte]byte{'"': '"', '`': '`', '[': ']'}[c]
+			end, next := skipQuoted(i+1, closer, c != '[')
+			quoted[i+1] = end
+			i = next
 		case strings.HasPrefix(stmt[i:], "--"):
 			for i < len(stmt) && stmt[i] != '\n' {
 				i++
@@ -132,7 +178,7 @@ func codeBytes(stmt string) []bool {
 			i++
 		}
 	}
-	return code
+	return code, quoted
 }
 
 // defaultErrorWidth is the width the statement line of an error is cut

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"errors"
+	"io/fs"
 	"regexp"
 	"strings"
 )
@@ -39,7 +40,8 @@ var strconvError = regexp.MustCompile(`strconv\.Parse(\w+): parsing ("(?:[^"\\]|
 
 // tidy is the printed text of an error message: without SQLite's
 // generic "SQL logic error: " prefix and numeric result code, package
-// prefixes, a path repeated after "open PATH: ", and Go's wordings.
+// prefixes, a path repeated after "PATH: " or "open PATH: " (or
+// "output PATH: ", "init file PATH: "), and Go's wordings.
 func tidy(msg string) string {
 	msg = sqliteCode.ReplaceAllString(msg, "")
 	msg = strings.Replace(msg, "SQL logic error: ", "", 1)
@@ -60,11 +62,8 @@ func tidy(msg string) string {
 		switch {
 		case i < len(parts)-1 && packagePrefixes[p]:
 			continue // "tet: …"
-		case len(out) > 0 && strings.HasPrefix(out[len(out)-1], "open "):
-			path := strings.TrimPrefix(out[len(out)-1], "open ")
-			if p == path || p == "stat "+path || p == "open "+path {
-				continue // "open x.tet: stat x.tet: …"
-			}
+		case len(out) > 0 && repeatsPath(out[len(out)-1], p):
+			continue // "open x.tet: stat x.tet: …", "init file x: open x: …"
 		}
 		if path, ok := strings.CutPrefix(p, "stat "); ok && i < len(parts)-1 && path != "" {
 			p = "open " + path // os.Stat's wording of a file that cannot be opened
@@ -72,6 +71,42 @@ func tidy(msg string) string {
 		out = append(out, p)
 	}
 	return goPhrases.Replace(strings.Join(out, ": "))
+}
+
+// pathLabels are the words before a path that names what a message is
+// about ("output x.csv: …"); pathOps are Go's os operations, whose
+// errors repeat the path ("open x.csv: …").
+var (
+	pathLabels = []string{"", "open ", "output ", "init file ", "script "}
+	pathOps    = []string{"", "open ", "stat ", "lstat ", "read ", "write ", "close ", "sync "}
+)
+
+// repeatsPath reports whether part only repeats the path prev names:
+// prev is a path, perhaps after a label ("output x.csv"), and part that
+// path, perhaps after an os operation ("open x.csv").
+func repeatsPath(prev, part string) bool {
+	for _, l := range pathLabels {
+		path, ok := strings.CutPrefix(prev, l)
+		if !ok || path == "" || strings.ContainsAny(path, " \n") && l == "" {
+			continue
+		}
+		for _, op := range pathOps {
+			if part == op+path && l+op != "" { // "x: x" may mean two things
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutPath is err without the *fs.PathError around it when that
+// names path: for a message that names path already.
+func withoutPath(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err
+	}
+	return err
 }
 
 // messageOf is Message: the tidied text of err and, for a statement

@@ -26,12 +26,19 @@ func TestTidy(t *testing.T) {
 		{"driver: bad connection", "connection lost"},
 		{"context canceled", "interrupted"},
 		{"read x: context deadline exceeded", "read x: time limit exceeded"},
+		{"output /proc/x.csv: open /proc/x.csv: no such file or directory", "output /proc/x.csv: no such file or directory"},
+		{"init file /nonexist: open /nonexist: no such file or directory", "init file /nonexist: no such file or directory"},
+		{"init file /tmp: /tmp: is a directory", "init file /tmp: is a directory"},
+		{"stdin:1: /tmp: read /tmp: is a directory", "stdin:1: /tmp: is a directory"},
+		{"q.sql:2: output a b.csv: write a b.csv: no space left on device", "q.sql:2: output a b.csv: no space left on device"},
 		// Left alone: a last part that happens to be a package's name, a
 		// prefix not at a boundary, SQLite's own words.
 		{"ambiguous column name: tet", "ambiguous column name: tet"},
 		{`near ":": syntax error`, `near ":": syntax error`},
 		{"no such table: demo.tet_file", "no such table: demo.tet_file"},
 		{"open x.csv: permission denied", "open x.csv: permission denied"},
+		{"no such column: x: x", "no such column: x: x"},
+		{"output a.csv: open b.csv: permission denied", "output a.csv: open b.csv: permission denied"},
 	}
 	for _, tt := range tests {
 		if got := tidy(tt.in); got != tt.want {

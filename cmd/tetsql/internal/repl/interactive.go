@@ -66,6 +66,9 @@ func (s *Shell) Interactive(ctx context.Context, lr LineReader) error {
 			s.echoText(line)
 			if err := s.dot(ctx, line); err != nil {
 				if errors.Is(err, ErrQuit) {
+					if _, ok := ExitCode(err); ok {
+						return err // .exit N: the caller ends with N
+					}
 					return nil
 				}
 				s.errorf(err)

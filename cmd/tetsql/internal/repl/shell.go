@@ -25,7 +25,7 @@ var ErrInterrupted = errors.New("interrupted")
 // Options are the shell's starting settings (the command-line flags).
 type Options struct {
 	Mode   string // output mode name; "" = box on a terminal, else csv
-	Header bool   // header row in csv and tsv
+	Header bool   // header row in csv, tsv and column
 	Null   string // text shown for NULL
 	Timer  bool   // print "Run Time: real … s" after each statement
 	Stats  bool   // print one "stats: …" line per cells scan
@@ -247,7 +247,7 @@ func (s *Shell) RunScript(ctx context.Context, r io.Reader, name string) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, withoutPath(err, name))
 		}
 		lineNo++
 		if buf.Empty() && isDot(line) {

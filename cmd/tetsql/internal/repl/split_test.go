@@ -124,6 +124,8 @@ func TestParseDot(t *testing.T) {
 		{".open 'my file.tet' AS x", "open", []string{"my file.tet", "AS", "x"}, false},
 		{`.output "a \"b\".csv"`, "output", []string{`a "b".csv`}, false},
 		{".once ''", "once", []string{""}, false},
+		{`.print "a\tb" 'c\td' e\tf`, "print", []string{"a\tb", `c\td`, `e\tf`}, false}, // "…" resolved; '…' and bare words as typed
+		{`.output "x\qy"`, "output", []string{"xqy"}, false},
 		{".verify --deep", "verify", []string{"--deep"}, false},
 		{".open 'unterminated", "", nil, true},
 		{".", "", nil, true},
