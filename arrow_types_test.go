@@ -84,16 +84,7 @@ func TestWriteArrowDTypes(t *testing.T) {
 // declaredType is the declared type of the first column of q.
 func declaredType(t *testing.T, db *sql.DB, q string) string {
 	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cts[0].DatabaseTypeName()
+	return columnType(t, db, q).DatabaseTypeName()
 }
 
 // intTable makes, on one connection, a temp table whose columns are

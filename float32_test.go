@@ -14,7 +14,7 @@ import (
 	"github.com/tetsql/tetsql/tetcore"
 )
 
-// columnType returns the ColumnType of q's only column.
+// columnType returns the ColumnType of q's first column.
 func columnType(t *testing.T, db *sql.DB, q string) *sql.ColumnType {
 	t.Helper()
 	rows, err := db.Query(q)
@@ -23,7 +23,7 @@ func columnType(t *testing.T, db *sql.DB, q string) *sql.ColumnType {
 	}
 	defer rows.Close()
 	cts, err := rows.ColumnTypes()
-	if err != nil || len(cts) != 1 {
+	if err != nil || len(cts) == 0 {
 		t.Fatalf("%s: %d column types, %v", q, len(cts), err)
 	}
 	return cts[0]

@@ -2,7 +2,6 @@ package tetsql_test
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 	"testing"
 
@@ -12,18 +11,8 @@ import (
 // TestParameters: the parameters of a statement by index, as SQLite
 // names and numbers them; nothing runs.
 func TestParameters(t *testing.T) {
-	c, err := tetsql.NewConnector(tetsql.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := sql.OpenDB(c)
-	defer db.Close()
+	_, conn := openConn(t, "")
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, "CREATE TEMP TABLE t(x)"); err != nil {
 		t.Fatal(err)
 	}
