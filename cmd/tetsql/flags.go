@@ -196,6 +196,9 @@ func checkBinaryOutput(o *options) error {
 // checkPartitionBy checks that --partition-by comes with what it needs:
 // Parquet, a directory given by -o and a single query.
 func checkPartitionBy(o *options) error {
+	if o.partitionBy != nil && len(o.partitionBy) == 0 { // --partition-by ""
+		return errors.New("--partition-by: no column names (give one or more, comma-separated)")
+	}
 	if len(o.partitionBy) == 0 {
 		return nil
 	}

@@ -82,6 +82,9 @@ func TestRun_partitionBy(t *testing.T) {
 		want string
 	}{
 		{[]string{"--partition-by", "q", demo, q}, 2, "give it with -o DIR"},
+		{[]string{"--partition-by", "", "-o", filepath.Join(dir, "a"), demo, q}, 2, "--partition-by: no column names"},
+		{[]string{"--partition-by=", "-o", filepath.Join(dir, "a"), demo, q}, 2, "--partition-by: no column names"},
+		{[]string{"--partition-by", "q,", "-o", filepath.Join(dir, "a"), demo, q}, 2, "--partition-by: an empty column name"},
 		{[]string{"--partition-by", "q", "--mode", "csv", "-o", filepath.Join(dir, "a"), demo, q}, 2, "writes Parquet, not --mode csv"},
 		{[]string{"--partition-by", "q", "-o", filepath.Join(dir, "a.csv"), demo, q}, 2, "into a directory"},
 		{[]string{"--partition-by", "q", "-o", filepath.Join(dir, "a"), demo}, 2, "needs the query"},
