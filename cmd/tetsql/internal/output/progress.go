@@ -25,7 +25,8 @@ type Progress struct {
 	due   atomic.Bool
 	rows  int64
 	bytes atomic.Int64
-	shown int    // columns of the line currently on screen
+	shown bool   // a line is on screen
+	width int    // terminal columns (0 = unknown): the line is cut to fit
 	line  []byte // scratch
 }
 
@@ -38,6 +39,11 @@ func NewProgress(out io.Writer) *Progress {
 	p.timer = time.AfterFunc(progressInterval, func() { p.due.Store(true) })
 	return p
 }
+
+// SetWidth cuts the line to fit a terminal of width columns (0 =
+// unknown: not cut), so that a redraw never wraps onto a second line,
+// which \r would not return to.
+func (p *Progress) SetWidth(width int) { p.width = width }
 
 // CountBytes returns a writer that forwards to w and adds the bytes it
 // writes to the progress report. Put it under the formatter, around the
@@ -59,20 +65,21 @@ func (p *Progress) Add(n int64) {
 	}
 }
 
+// lineClear returns to the line's start and erases to its end.
+const lineClear = "\r\033[K"
+
 // Done stops the updates and clears the line if one was drawn.
 func (p *Progress) Done() {
 	p.timer.Stop()
-	if p.shown > 0 {
-		b := append(p.line[:0], '\r')
-		b = appendSpaces(b, p.shown)
-		b = append(b, '\r')
-		p.out.Write(b) //nolint:errcheck // best effort on stderr
-		p.shown = 0
+	if p.shown {
+		io.WriteString(p.out, lineClear) //nolint:errcheck // best effort on stderr
+		p.shown = false
 	}
 }
 
 // report draws "\r1,234,567 rows  45.6 MiB  410,000 rows/s  16.8 MiB/s",
-// padded with spaces to cover a longer previous line.
+// cut to the terminal's width, then erases what a longer previous line
+// left after it.
 func (p *Progress) report() {
 	secs := p.now().Sub(p.start).Seconds()
 	bytes := p.bytes.Load()
@@ -88,9 +95,11 @@ func (p *Progress) report() {
 		b = appendBytes(b, float64(bytes)/secs)
 		b = append(b, "/s"...)
 	}
-	w := len(b) - n // ASCII only
-	b = appendSpaces(b, p.shown-w)
-	p.shown = w
+	if p.width > 1 && len(b)-n > p.width-1 { // ASCII only; the last column stays free
+		b = b[:n+p.width-1]
+	}
+	b = append(b, "\033[K"...)
+	p.shown = true
 	p.line = b
 	p.out.Write(b) //nolint:errcheck // best effort on stderr
 }

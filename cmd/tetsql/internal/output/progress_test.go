@@ -35,7 +35,7 @@ func TestProgress(t *testing.T) {
 	t.Logf("%q", line)
 	want := "\r2,000 rows  " // bytes and rates follow
 	if !strings.HasPrefix(line, want) || !strings.Contains(line, "1,000 rows/s") ||
-		!strings.Contains(line, "KiB/s") || strings.Contains(line, "\n") {
+		!strings.HasSuffix(line, "KiB/s\033[K") || strings.Contains(line, "\n") {
 		t.Errorf("progress line %q, want prefix %q and a rate", line, want)
 	}
 	if p.Rows() != 2000 || p.Bytes() != int64(dst.Len()) {
@@ -47,7 +47,7 @@ func TestProgress(t *testing.T) {
 	}
 	stderr.Reset()
 	p.Done()
-	if got := stderr.String(); got != "\r"+strings.Repeat(" ", len(line)-1)+"\r" {
+	if got := stderr.String(); got != "\r\033[K" {
 		t.Errorf("Done wrote %q", got)
 	}
 }
@@ -80,5 +80,23 @@ func TestProgress_timer(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), " rows") {
 		t.Errorf("no progress line after %v: %q", output.ProgressInterval, stderr.String())
+	}
+}
+
+// TestProgress_width: on a narrow terminal the line is cut to one
+// column less than the width, so that a redraw never wraps.
+func TestProgress_width(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	p := output.NewProgress(&stderr)
+	output.StopTimer(p)
+	now := time.Unix(1000, 0)
+	output.SetClock(p, func() time.Time { return now })
+	p.SetWidth(20)
+	now = now.Add(time.Second)
+	output.Tick(p)
+	p.Add(123456)
+	if got, want := stderr.String(), "\r123,456 rows  0 B  \033[K"; got != want {
+		t.Errorf("line %q, want %q", got, want)
 	}
 }

@@ -106,6 +106,7 @@ func (s *Shell) binaryTo(ctx context.Context, k *sink, m output.Mode, write func
 	var prog *output.Progress
 	if s.opt.StderrTerminal { // rows, bytes and rates on stderr
 		prog = output.NewProgress(s.opt.Stderr)
+		prog.SetWidth(s.termWidth())
 		dst = prog.CountBytes(dst)
 		progress = prog.Add
 	}

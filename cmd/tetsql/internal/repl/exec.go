@@ -180,6 +180,7 @@ func (s *Shell) writer(k *sink) (output.Writer, *output.Progress, error) {
 		dst = k.file
 		if s.opt.StderrTerminal {
 			prog = output.NewProgress(s.opt.Stderr)
+			prog.SetWidth(s.termWidth())
 			dst = prog.CountBytes(dst)
 		}
 	}

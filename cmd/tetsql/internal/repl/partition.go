@@ -41,6 +41,7 @@ func (s *Shell) ExportPartitioned(ctx context.Context, query, dir string, by []s
 	var prog *output.Progress
 	if s.opt.StderrTerminal { // rows and rate on stderr
 		prog = output.NewProgress(s.opt.Stderr)
+		prog.SetWidth(s.termWidth())
 		opts.Progress = prog.Add
 	}
 	files, n, err := tetsql.WriteParquetPartitioned(dir, rows, by, opts)
