@@ -16,8 +16,8 @@ import (
 // another or --no-init is given, as sqlite3 runs ~/.sqliterc.
 const rcName = ".tetsqlrc"
 
-// runInit runs the init file: --init FILE (which must exist), else
-// ~/.tetsqlrc if there is one; nothing with --no-init.
+// runInit runs the init file: --init FILE, else ~/.tetsqlrc if there is
+// one; nothing with --no-init.
 func runInit(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader) error {
 	if o.noInit {
 		return nil
@@ -33,25 +33,36 @@ func runInit(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader) e
 			return nil
 		}
 	}
-	var in io.Reader = stdin
-	name := "stdin"
+	// An error in the init file stops it, is reported, and the rest of
+	// the run goes on (sqlite3 does the same, also for a file it cannot
+	// open), unless .bail is on.
+	if err := runInitFile(ctx, sh, path, stdin); err != nil && !carryOn(sh, err) {
+		return err
+	}
+	// As in sqlite3, the command line's settings win over the init file's.
+	sh.Reassert(o.given...)
+	return nil
+}
+
+// runInitFile runs the init file at path ("-": stdin); its errors
+// read "init file PATH: …" or "init file PATH:LINE: …".
+func runInitFile(ctx context.Context, sh *repl.Shell, path string, stdin io.Reader) error {
+	in, name := stdin, "stdin"
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return fmt.Errorf("init file %w", err)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named once, below
+			}
+			return fmt.Errorf("init file %s: %w", path, err)
 		}
 		defer f.Close()
 		in, name = f, path
 	}
-	// An error in the init file stops it, is reported, and the rest of
-	// the run goes on (sqlite3 does the same), unless .bail is on.
 	if err := sh.RunScript(ctx, in, name); err != nil {
-		if err = fmt.Errorf("init file %w", err); !carryOn(sh, err) { // "init file PATH:LINE: …"
-			return err
-		}
+		return fmt.Errorf("init file %w", err)
 	}
-	// As in sqlite3, the command line's settings win over the init file's.
-	sh.Reassert(o.given...)
 	return nil
 }
 

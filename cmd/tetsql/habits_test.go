@@ -63,8 +63,8 @@ func TestRun_sqlite3Flags(t *testing.T) {
 	}
 }
 
-// TestRun_initFile: ~/.tetsqlrc runs first, or -init FILE instead (which
-// must exist), or nothing with --no-init; -cmd runs after it, before the
+// TestRun_initFile: ~/.tetsqlrc runs first, or -init FILE instead (one
+// that is missing is reported), or nothing with --no-init; -cmd runs after it, before the
 // SQL, and the SQL still runs. The command line's settings win over
 // the init file's, as in sqlite3.
 func TestRun_initFile(t *testing.T) {
@@ -87,7 +87,9 @@ func TestRun_initFile(t *testing.T) {
 		{[]string{"-init", other, demo, "SELECT 1 AS a"}, 0, "1\n"},
 		{[]string{"--no-init", "--csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
 		{[]string{"-cmd", ".mode line", demo, "SELECT 1 AS a"}, 0, "    a = 1\n"},
-		{[]string{"-init", filepath.Join(home, "missing"), demo, "SELECT 1 AS a"}, 1, ""},
+		// A missing init file is reported and the run goes on, as in
+		// sqlite3 (without ~/.tetsqlrc: -init replaces it).
+		{[]string{"-init", filepath.Join(home, "missing"), demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
 		// The command line's flags win over the init file's settings.
 		{[]string{"-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
 		{[]string{"-init", other, "-header", demo, "SELECT 1 AS a"}, 0, "a\n1\n"},
@@ -99,8 +101,8 @@ func TestRun_initFile(t *testing.T) {
 		if code != tc.code || out != tc.want {
 			t.Errorf("%v: exit %d, stdout %q; want %d, %q (stderr %q)", tc.args, code, out, tc.code, tc.want, errs)
 		}
-		if tc.code != 0 && !strings.Contains(errs, "init file") {
-			t.Errorf("%v: stderr %q does not name the init file", tc.args, errs)
+		if missing := strings.Contains(strings.Join(tc.args, " "), "missing"); missing != strings.Contains(errs, "Error: init file "+filepath.Join(home, "missing")+": no such file or directory") {
+			t.Errorf("%v: stderr %q", tc.args, errs)
 		}
 	}
 }
@@ -126,6 +128,8 @@ func TestRun_initAndCmdErrors(t *testing.T) {
 		{[]string{"-cmd", "SELECT nosuch", "-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n", "Error: no such column: nosuch"},
 		{[]string{"-cmd", "SELECT nosuch", "-bail", "-csv", demo, "SELECT 1 AS a"}, 1, "", "Error: no such column: nosuch"},
 		{[]string{"-cmd", ".quit", "-csv", demo, "SELECT 1 AS a"}, 0, "", ""},
+		{[]string{"-init", filepath.Dir(bad), "-csv", demo, "SELECT 1 AS a"}, 0, "a\n1\n", "Error: init file " + filepath.Dir(bad) + ": is a directory"},
+		{[]string{"-init", filepath.Dir(bad) + "/missing", "-bail", "-csv", demo, "SELECT 1 AS a"}, 1, "", "Error: init file " + filepath.Dir(bad) + "/missing: no such file or directory"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, "", tc.args...)
