@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -106,7 +107,11 @@ func (s *Shell) dot(ctx context.Context, line string) error {
 		args = append(args, w.text)
 	}
 	if len(args) < c.min || (c.max >= 0 && len(args) > c.max) {
-		return fmt.Errorf("usage: .%s %s", c.name, c.args)
+		used := c.name // as typed when it is an alias (.exit, not .quit)
+		if slices.Contains(c.aliases, name) {
+			used = name
+		}
+		return fmt.Errorf("usage: .%s %s", used, c.args)
 	}
 	return s.guard(ctx, func(ctx context.Context) error { return c.run(s, ctx, args) })
 }

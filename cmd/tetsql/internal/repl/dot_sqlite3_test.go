@@ -39,7 +39,8 @@ func TestExitStatus(t *testing.T) {
 		t.Errorf(".exit has a status: %v", err)
 	}
 	for _, bad := range []string{".exit abc", ".exit -1", ".exit 256", ".exit 1 2"} {
-		if err := e.sh.Exec(context.Background(), bad); err == nil || errors.Is(err, repl.ErrQuit) || !strings.Contains(err.Error(), "usage") {
+		// The usage names the command as typed (.exit, not its .quit).
+		if err := e.sh.Exec(context.Background(), bad); err == nil || errors.Is(err, repl.ErrQuit) || !strings.Contains(err.Error(), "usage: .exit [STATUS]") {
 			t.Errorf("%s: %v, want a usage error", bad, err)
 		}
 	}

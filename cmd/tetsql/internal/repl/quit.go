@@ -32,7 +32,7 @@ func ExitCode(err error) (int, bool) {
 // dotQuit is .quit and .exit: ErrQuit, or a QuitError for a status
 // (0 to 255: what a process can return; sqlite3 reads atoi(N) & 255, so
 // "abc" as 0, which here is a usage error rather than a silent 0).
-func (s *Shell) dotQuit(_ context.Context, args []string) error {
+func (s *Shell) dotQuit(_ context.Context, args []string) error { // .quit and .exit alike
 	if len(args) == 0 {
 		return ErrQuit
 	}
