@@ -18,8 +18,10 @@ import (
 // letter is a short flag (-c, -f, -o, -h); a single dash and a longer
 // word is a long flag, never a cluster of short ones or a short flag
 // with its value attached (pflag would read -csv as -c sv and -batch as
-// -b atch). An argument that starts with a dash and holds white space
-// ("-- a comment\nSELECT 1") is the SQL argument, not a flag.
+// -b atch). An argument that starts with a dash, holds white space
+// anywhere and whose name (before any "=") is no flag tetsql or the
+// shells know ("-- a comment\nSELECT 1", "--note=x\nSELECT 5") is the
+// SQL argument, not a flag; --null="a b" stays a flag.
 
 // noDashValue are the flags whose value never starts with a dash: when
 // the argument after one is a flag, its value was left out.
@@ -42,7 +44,7 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 			rest = append(rest, args[i+1:]...)
 			break
 		}
-		if !isFlagArg(a) {
+		if !isFlagArg(fs, a) {
 			rest = append(rest, a)
 			continue
 		}
@@ -77,7 +79,7 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 			return nil, fmt.Errorf("%s needs a value", a)
 		}
 		v := args[i+1]
-		if f != nil && noDashValue[f.Name] && isFlagArg(v) && !startsNumber(v) {
+		if f != nil && noDashValue[f.Name] && isFlagArg(fs, v) && !startsNumber(v) {
 			return nil, fmt.Errorf("%s needs a value, not the flag %s", a, v)
 		}
 		i++
@@ -88,11 +90,31 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 }
 
 // isFlagArg tells a flag from a positional argument: "-" (standard
-// input) and arguments with white space before any "=" (SQL) are
-// positional; --command="SELECT 1" is a flag.
-func isFlagArg(a string) bool {
-	name, _, _ := strings.Cut(a, "=")
-	return len(a) > 1 && a[0] == '-' && !strings.ContainsAny(name, " \t\r\n")
+// input) is positional, and so is an argument with white space unless
+// its name is a known flag's (SQL starting with a comment, even one
+// holding "="); --command="SELECT 1" is a flag.
+func isFlagArg(fs *pflag.FlagSet, a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	if !strings.ContainsAny(a, " \t\r\n\f\v") {
+		return true
+	}
+	before, _, _ := strings.Cut(a, "=")
+	return knownFlag(fs, strings.TrimLeft(before, "-"))
+}
+
+// knownFlag reports whether name (without dashes) is a flag of tetsql,
+// a shorthand of one, or an option of sqlite3 or DuckDB, taken or
+// refused.
+func knownFlag(fs *pflag.FlagSet, name string) bool {
+	if name == "" {
+		return false
+	}
+	if _, ok := shellFlags[name]; ok {
+		return true
+	}
+	return fs.Lookup(name) != nil || (len(name) == 1 && fs.ShorthandLookup(name) != nil)
 }
 
 // startsNumber reports whether a, an argument starting with a dash, is

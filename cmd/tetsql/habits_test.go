@@ -28,6 +28,12 @@ func TestNormalizeArgs(t *testing.T) {
 		// DuckDB's -s is -c; SQL starting with a dash is positional.
 		{[]string{"a.tet", "-s", "SELECT 1", "-- note\nSELECT 2"}, []string{"--command=SELECT 1", "--", "a.tet", "-- note\nSELECT 2"}},
 		{[]string{"--command=SELECT 1", "-"}, []string{"--command=SELECT 1", "--", "-"}},
+		// A comment holding "=" before any white space is SQL too; a
+		// known flag's value may hold white space.
+		{[]string{"a.tet", "--note=x\nSELECT 5"}, []string{"--", "a.tet", "--note=x\nSELECT 5"}},
+		{[]string{"-x=1 SELECT 5"}, []string{"--", "-x=1 SELECT 5"}},
+		{[]string{"--null=a b", "-cmd=.mode csv", "-nullvalue=N A"}, []string{"--null=a b", "--cmd=.mode csv", "--null=N A", "--"}},
+		{[]string{"-c=SELECT 1", "-- x=y\tSELECT 2"}, []string{"--command=SELECT 1", "--", "-- x=y\tSELECT 2"}},
 	}
 	for _, tc := range tests {
 		o := &options{}
