@@ -46,7 +46,8 @@ type options struct {
 	version        bool
 	partitionBy    []string // --partition-by
 	files          []tetsql.FileSpec
-	sql            string // the trailing SQL argument, "" if none
+	sql            string // the trailing SQL argument
+	hasSQL         bool   // the SQL argument was given, even empty: run it and exit
 	// given names the shell settings the command line set (mode, header,
 	// null, timer, stats, echo, bail): they win over the init file's.
 	given []string
@@ -225,14 +226,18 @@ var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // splitArgs sorts the positional arguments into files and the SQL: the
 // last argument is SQL unless it names an existing file, ends in .tet or
-// is a glob (see isGlobArg). A glob argument ('era5/**/*.tet', quoted so
+// is a glob (see isGlobArg); an empty or blank last argument is SQL that
+// runs nothing, as in sqlite3. A glob argument ('era5/**/*.tet', quoted so
 // that the shell leaves it alone) attaches every file it matches as one
 // schema.
 func splitArgs(o *options, args []string) error {
 	if n := len(args); n > 0 && isSQL(args[n-1]) {
-		o.sql, args = args[n-1], args[:n-1]
+		o.sql, o.hasSQL, args = args[n-1], true, args[:n-1]
 	}
 	for _, a := range args {
+		if a == "" { // not os.Stat's "stat : no such file or directory"
+			return errors.New("an empty file name")
+		}
 		o.files = append(o.files, tetsql.SplitAlias(a))
 	}
 	return nil

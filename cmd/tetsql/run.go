@@ -177,7 +177,7 @@ func warnTo(w io.Writer) func(string) {
 // --batch (-batch) or --no-stdin says otherwise, or --interactive
 // (-interactive) even when it is not one, as in sqlite3.
 func isInteractive(o *options, inTTY bool) bool {
-	if o.sql != "" || len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin || o.batch {
+	if o.hasSQL || len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin || o.batch {
 		return false
 	}
 	return inTTY || o.interactive
@@ -224,7 +224,7 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 			return err
 		}
 	}
-	if o.sql != "" {
+	if o.hasSQL { // even empty: it runs nothing, and stdin is not read
 		return sh.Exec(ctx, o.sql)
 	}
 	if len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin {

@@ -253,7 +253,8 @@ func TestIsInteractive(t *testing.T) {
 		{options{}, false, false},
 		{options{batch: true}, true, false},
 		{options{interactive: true}, false, true},
-		{options{interactive: true, sql: "SELECT 1"}, false, false},
+		{options{interactive: true, sql: "SELECT 1", hasSQL: true}, false, false},
+		{options{hasSQL: true}, true, false}, // an empty SQL argument
 		{options{interactive: true, commands: []string{".tables"}}, true, false},
 		{options{interactive: true, scripts: []string{"x.sql"}}, false, false},
 		{options{noStdin: true}, true, false},
