@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -67,6 +68,18 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 			long, takesValue = append([]string(nil), sf.args...), sf.value
 		default:
 			return nil, unknownFlag(fs, a)
+		}
+		if f == nil && !takesValue && hasValue && len(long) == 1 && strings.Contains(long[0], "=") {
+			// A mode option with a value (-line=true, -tabs=false), as
+			// -csv=true: on, or no effect.
+			on, err := strconv.ParseBool(value)
+			if err != nil {
+				return nil, fmt.Errorf("%s %q: want true or false", strings.SplitN(a, "=", 2)[0], value)
+			}
+			if on {
+				flags = append(flags, long...)
+			}
+			continue
 		}
 		if !takesValue || hasValue {
 			if hasValue && len(long) > 0 {

@@ -25,6 +25,9 @@ func TestNormalizeArgs(t *testing.T) {
 		// tetsql's long flags with one dash; values after "=".
 		{[]string{"-max-rows", "5", "--mode=csv", "-nullvalue=NA"}, []string{"--max-rows=5", "--mode=csv", "--null=NA", "--"}},
 		{[]string{"--max-rows", "-5"}, []string{"--max-rows=-5", "--"}},
+		// Mode options with a value, as -csv=true: on, or no effect.
+		{[]string{"-line=true", "-tabs=TRUE", "--box=1", "-line=false", "-csv=false"}, []string{"--mode=line", "--mode=tsv", "--mode=box", "--csv=false", "--"}},
+		{[]string{"-noheader=false", "-scanstats=true"}, []string{"--no-header=false", "--stats=true", "--"}},
 		// DuckDB's -s is -c; SQL starting with a dash is positional.
 		{[]string{"a.tet", "-s", "SELECT 1", "-- note\nSELECT 2"}, []string{"--command=SELECT 1", "--", "a.tet", "-- note\nSELECT 2"}},
 		{[]string{"--command=SELECT 1", "-"}, []string{"--command=SELECT 1", "--", "-"}},

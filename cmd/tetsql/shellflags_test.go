@@ -217,6 +217,7 @@ func TestRun_flagErrors(t *testing.T) {
 		{[]string{"--read-ahead", "x"}, `--read-ahead "x": want a number of chunks from 0 to 64 (0 = off)`},
 		{[]string{"--csv=3"}, `--csv "3": want true or false`},
 		{[]string{"-header=maybe"}, `--header "maybe": want true or false`},
+		{[]string{"-line=maybe"}, `-line "maybe": want true or false`},
 		{[]string{"-batch", "-interactive"}, "--batch and --interactive both given"},
 	}
 	for _, tc := range tests {
