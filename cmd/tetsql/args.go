@@ -99,7 +99,36 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 		flags = append(flags, long[:len(long)-1]...)
 		flags = append(flags, long[len(long)-1]+"="+v)
 	}
+	for i, f := range flags {
+		flags[i] = lastWins(f)
+	}
 	return append(append(flags, "--"), rest...), nil
+}
+
+// lastWins spells --csv and --json as --mode, and --no-header as
+// --header, so that of several mode or header flags the last one
+// counts, as in sqlite3 (-csv -json is json, -header -noheader no
+// header). A value that is not a bool is left for pflag to refuse.
+func lastWins(flag string) string {
+	name, value, hasValue := strings.Cut(flag, "=")
+	on := true
+	if hasValue {
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return flag
+		}
+		on = b
+	}
+	switch name {
+	case "--csv", "--json":
+		if !on {
+			return name + "=false" // no effect
+		}
+		return "--mode=" + name[2:]
+	case "--no-header":
+		return "--header=" + strconv.FormatBool(!on)
+	}
+	return flag
 }
 
 // isFlagArg tells a flag from a positional argument: "-" (standard

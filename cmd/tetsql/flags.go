@@ -56,17 +56,17 @@ type options struct {
 // errHelp asks run to print the help and exit 0.
 var errHelp = errors.New("help requested")
 
-func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
+func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("tetsql", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(io.Discard)
 	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
 	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
 	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line list column parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
-	csv := fs.Bool("csv", false, "same as --mode csv")
-	json := fs.Bool("json", false, "same as --mode json")
+	fs.Bool("csv", false, "same as --mode csv")
+	fs.Bool("json", false, "same as --mode json")
 	fs.BoolVar(&o.header, "header", true, "header row in csv, tsv and column")
-	noHeader := fs.Bool("no-header", false, "no header row in csv, tsv and column")
+	fs.Bool("no-header", false, "no header row in csv, tsv and column")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
 	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet, .arrows for an Arrow IPC stream, .arrow .feather for an Arrow IPC file) picks the mode unless --mode is given")
 	fs.StringSliceVar(&o.partitionBy, "partition-by", nil, "write a hive-partitioned Parquet dataset into the directory -o DIR, one directory level per `COLUMN` (comma-separated); needs the query as the SQL argument")
@@ -94,13 +94,13 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
-	return fs, csv, json, noHeader
+	return fs
 }
 
 // parseFlags parses args; errors are usage errors.
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
-	fs, csv, json, noHeader := newFlagSet(o)
+	fs := newFlagSet(o)
 	norm, err := normalizeArgs(fs, args)
 	if err != nil {
 		return nil, err
@@ -113,22 +113,6 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if h, _ := fs.GetBool("help"); h {
 		return nil, errHelp
-	}
-	var modes []string
-	if fs.Changed("mode") {
-		modes = append(modes, o.mode)
-	}
-	if *csv {
-		modes = append(modes, "csv")
-	}
-	if *json {
-		modes = append(modes, "json")
-	}
-	if len(modes) > 1 {
-		return nil, fmt.Errorf("choose one of --mode, --csv and --json (got %s)", strings.Join(modes, ", "))
-	}
-	if len(modes) == 1 {
-		o.mode = modes[0]
 	}
 	if o.maxRows < 0 {
 		return nil, fmt.Errorf("--max-rows %d: want a number of rows (0 = any)", o.maxRows)
@@ -152,16 +136,12 @@ func parseFlags(args []string) (*options, error) {
 	if o.batch && o.interactive {
 		return nil, errors.New("--batch and --interactive both given")
 	}
-	if *noHeader {
-		if fs.Changed("header") && o.header {
-			return nil, errors.New("--header and --no-header both given")
-		}
-		o.header = false
-	}
-	if len(modes) == 1 {
+	// normalizeArgs spelt --csv, --json and --no-header as --mode and
+	// --header: the last of them counts.
+	if fs.Changed("mode") {
 		o.given = append(o.given, "mode")
 	}
-	if fs.Changed("header") || *noHeader {
+	if fs.Changed("header") {
 		o.given = append(o.given, "header")
 	}
 	for _, name := range []string{"null", "timer", "stats", "echo", "bail"} {
@@ -287,6 +267,8 @@ interactive shell on a terminal, else a script read from stdin.
 The options of sqlite3 and DuckDB's shell work with one dash or two
 (-csv, -tabs, -noheader, -nullvalue TEXT, -batch, -s SQL, ...); those that
 do not apply to tetsql are refused, saying why (docs/SQL.md lists them).
+Of several mode flags (--mode, --csv, -tabs, ...) the last counts, and so
+does the last of --header and --no-header.
 
 Flags:
 `
@@ -305,7 +287,7 @@ Examples:
 
 // writeUsage prints the help text.
 func writeUsage(w io.Writer) {
-	fs, _, _, _ := newFlagSet(&options{})
+	fs := newFlagSet(&options{})
 	fmt.Fprint(w, usageHead)
 	fmt.Fprint(w, fs.FlagUsagesWrapped(80))
 	fmt.Fprint(w, usageTail)

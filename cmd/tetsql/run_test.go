@@ -44,7 +44,7 @@ func TestRun_exitCodes(t *testing.T) {
 		{name: "not a tet file", args: []string{"run.go", "SELECT 1"}, code: 1, stderr: "run.go"},
 		{name: "unknown flag", args: []string{"--bogus"}, code: 2, stderr: "Error: unknown flag --bogus\nTry 'tetsql --help'."},
 		{name: "bad mode", args: []string{"--mode", "fancy", sample, "SELECT 1"}, code: 2, stderr: `unknown mode "fancy"`},
-		{name: "two modes", args: []string{"--csv", "--json", "SELECT 1"}, code: 2, stderr: "choose one of"},
+		{name: "two modes: the last wins", args: []string{"--csv", "--json", "SELECT 1 AS a"}, stdout: `[{"a":1}]` + "\n"},
 		{name: "bad alias", args: []string{"a=" + sample, "a=" + sample, "SELECT 1"}, code: 2, stderr: `alias "a" used twice`},
 		{name: "bad size", args: []string{"--max-chunk-bytes", "lots", "SELECT 1"}, code: 2, stderr: "--max-chunk-bytes"},
 		{name: "mem limit", args: []string{"--mem-limit", "300B", sample, "SELECT count FROM temperature_agg('d0,d1')"}, code: 1,
