@@ -20,6 +20,7 @@ import (
 type options struct {
 	commands       []string
 	scripts        []string
+	steps          []step // -c and -f in command-line order
 	mode           string
 	compression    string
 	header         bool
@@ -60,8 +61,8 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("tetsql", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(io.Discard)
-	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
-	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
+	fs.VarP(&stepValue{list: &o.commands, steps: &o.steps}, "command", "c", "run `SQL` or a dot command, then exit (repeatable; -c and -f run in command-line order)")
+	fs.VarP(&stepValue{list: &o.scripts, steps: &o.steps, file: true}, "file", "f", "run the SQL and dot commands in `FILE` (repeatable)")
 	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line list column parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
 	fs.Bool("csv", false, "same as --mode csv")
 	fs.Bool("json", false, "same as --mode json")
@@ -262,7 +263,8 @@ named after the file (or ALIAS); with one file, tables need no qualifying.
 A quoted glob ('era5/**/*.tet') attaches all the files it matches as ONE
 schema, named after its directory (era5) or ALIAS: per dataset one table
 over every file, with columns file and one per key=value directory.
-SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
+SQL, -c and -f run and exit (non-zero on the first error): -c and -f in
+the order given, then the SQL. Otherwise: an
 interactive shell on a terminal, else a script read from stdin.
 The options of sqlite3 and DuckDB's shell work with one dash or two
 (-csv, -tabs, -noheader, -nullvalue TEXT, -batch, -s SQL, ...); those that

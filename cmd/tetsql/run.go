@@ -184,9 +184,9 @@ func isInteractive(o *options, inTTY bool) bool {
 }
 
 // session runs what the command line asks for: the init file and --cmd
-// commands first, then -c commands, -f scripts and the SQL argument in
-// that order, or else the shell or a script from stdin (nothing with
-// --no-stdin).
+// commands first, then the -c commands and -f scripts in command-line
+// order and the SQL argument, or else the shell or a script from stdin
+// (nothing with --no-stdin).
 func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout, stderr io.Writer, interactive, editing bool) error {
 	if err := runInit(ctx, sh, o, stdin); err != nil {
 		return err
@@ -214,13 +214,14 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 			return err
 		}
 	}
-	for _, c := range o.commands {
-		if err := sh.Exec(ctx, c); err != nil {
-			return err
+	for _, s := range o.steps { // -c and -f in command-line order
+		var err error
+		if s.file {
+			err = runFile(ctx, sh, s.text, stdin)
+		} else {
+			err = sh.Exec(ctx, s.text)
 		}
-	}
-	for _, path := range o.scripts {
-		if err := runFile(ctx, sh, path, stdin); err != nil {
+		if err != nil {
 			return err
 		}
 	}
