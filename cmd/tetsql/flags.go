@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -92,7 +93,7 @@ func newFlagSet(o *options) *pflag.FlagSet {
 	fs.BoolVar(&o.echo, "echo", false, "print each command of a script or the shell, as read, before running it (also -echo, .echo on)")
 	fs.BoolVar(&o.batch, "batch", false, "read stdin as a script even on a terminal: no prompt, and the first error ends it (also -batch)")
 	fs.BoolVar(&o.interactive, "interactive", false, "run the interactive shell even when stdin is not a terminal, prompting on stderr; an error does not end it (also -interactive)")
-	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin)")
+	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin); -f - and --init - are refused with it")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
 	return fs
@@ -136,6 +137,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.batch && o.interactive {
 		return nil, errors.New("--batch and --interactive both given")
+	}
+	if o.noStdin && (o.init == "-" || slices.Contains(o.scripts, "-")) {
+		return nil, errors.New("--no-stdin: stdin is not read, so - names no file for -f or -init")
 	}
 	// normalizeArgs spelt --csv, --json and --no-header as --mode and
 	// --header: the last of them counts.

@@ -228,6 +228,8 @@ func TestRun_flagErrors(t *testing.T) {
 		{[]string{"-header=maybe"}, `--header "maybe": want true or false`},
 		{[]string{"-line=maybe"}, `-line "maybe": want true or false`},
 		{[]string{"-batch", "-interactive"}, "--batch and --interactive both given"},
+		{[]string{"-no-stdin", "-f", "-"}, "--no-stdin: stdin is not read, so - names no file for -f or -init"},
+		{[]string{"-init", "-", "--no-stdin"}, "--no-stdin: stdin is not read, so - names no file for -f or -init"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, "", append(tc.args, demo, "SELECT 1")...)
