@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -18,8 +19,10 @@ import (
 // letter is a short flag (-c, -f, -o, -h); a single dash and a longer
 // word is a long flag, never a cluster of short ones or a short flag
 // with its value attached (pflag would read -csv as -c sv and -batch as
-// -b atch). An argument that starts with a dash and holds white space
-// ("-- a comment\nSELECT 1") is the SQL argument, not a flag.
+// -b atch). An argument that starts with a dash, holds white space
+// anywhere and whose name (before any "=") is no flag tetsql or the
+// shells know ("-- a comment\nSELECT 1", "--note=x\nSELECT 5") is the
+// SQL argument, not a flag; --null="a b" stays a flag.
 
 // noDashValue are the flags whose value never starts with a dash: when
 // the argument after one is a flag, its value was left out.
@@ -42,7 +45,7 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 			rest = append(rest, args[i+1:]...)
 			break
 		}
-		if !isFlagArg(a) {
+		if !isFlagArg(fs, a) {
 			rest = append(rest, a)
 			continue
 		}
@@ -66,6 +69,18 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 		default:
 			return nil, unknownFlag(fs, a)
 		}
+		if f == nil && !takesValue && hasValue && len(long) == 1 && strings.Contains(long[0], "=") {
+			// A mode option with a value (-line=true, -tabs=false), as
+			// -csv=true: on, or no effect.
+			on, err := strconv.ParseBool(value)
+			if err != nil {
+				return nil, fmt.Errorf("%s %q: want true or false", strings.SplitN(a, "=", 2)[0], value)
+			}
+			if on {
+				flags = append(flags, long...)
+			}
+			continue
+		}
 		if !takesValue || hasValue {
 			if hasValue && len(long) > 0 {
 				long[len(long)-1] += "=" + value
@@ -77,22 +92,71 @@ func normalizeArgs(fs *pflag.FlagSet, args []string) ([]string, error) {
 			return nil, fmt.Errorf("%s needs a value", a)
 		}
 		v := args[i+1]
-		if f != nil && noDashValue[f.Name] && isFlagArg(v) && !startsNumber(v) {
+		if f != nil && noDashValue[f.Name] && isFlagArg(fs, v) && !startsNumber(v) {
 			return nil, fmt.Errorf("%s needs a value, not the flag %s", a, v)
 		}
 		i++
 		flags = append(flags, long[:len(long)-1]...)
 		flags = append(flags, long[len(long)-1]+"="+v)
 	}
+	for i, f := range flags {
+		flags[i] = lastWins(f)
+	}
 	return append(append(flags, "--"), rest...), nil
 }
 
+// lastWins spells --csv and --json as --mode, and --no-header as
+// --header, so that of several mode or header flags the last one
+// counts, as in sqlite3 (-csv -json is json, -header -noheader no
+// header). A value that is not a bool is left for pflag to refuse.
+func lastWins(flag string) string {
+	name, value, hasValue := strings.Cut(flag, "=")
+	on := true
+	if hasValue {
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return flag
+		}
+		on = b
+	}
+	switch name {
+	case "--csv", "--json":
+		if !on {
+			return name + "=false" // no effect
+		}
+		return "--mode=" + name[2:]
+	case "--no-header":
+		return "--header=" + strconv.FormatBool(!on)
+	}
+	return flag
+}
+
 // isFlagArg tells a flag from a positional argument: "-" (standard
-// input) and arguments with white space before any "=" (SQL) are
-// positional; --command="SELECT 1" is a flag.
-func isFlagArg(a string) bool {
-	name, _, _ := strings.Cut(a, "=")
-	return len(a) > 1 && a[0] == '-' && !strings.ContainsAny(name, " \t\r\n")
+// input) is positional, and so is an argument with white space unless
+// its name is a known flag's (SQL starting with a comment, even one
+// holding "="); --command="SELECT 1" is a flag.
+func isFlagArg(fs *pflag.FlagSet, a string) bool {
+	if len(a) < 2 || a[0] != '-' {
+		return false
+	}
+	if !strings.ContainsAny(a, " \t\r\n\f\v") {
+		return true
+	}
+	before, _, _ := strings.Cut(a, "=")
+	return knownFlag(fs, strings.TrimLeft(before, "-"))
+}
+
+// knownFlag reports whether name (without dashes) is a flag of tetsql,
+// a shorthand of one, or an option of sqlite3 or DuckDB, taken or
+// refused.
+func knownFlag(fs *pflag.FlagSet, name string) bool {
+	if name == "" {
+		return false
+	}
+	if _, ok := shellFlags[name]; ok {
+		return true
+	}
+	return fs.Lookup(name) != nil || (len(name) == 1 && fs.ShorthandLookup(name) != nil)
 }
 
 // startsNumber reports whether a, an argument starting with a dash, is

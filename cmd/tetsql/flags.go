@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -20,6 +21,7 @@ import (
 type options struct {
 	commands       []string
 	scripts        []string
+	steps          []step // -c and -f in command-line order
 	mode           string
 	compression    string
 	header         bool
@@ -46,7 +48,8 @@ type options struct {
 	version        bool
 	partitionBy    []string // --partition-by
 	files          []tetsql.FileSpec
-	sql            string // the trailing SQL argument, "" if none
+	sql            string // the trailing SQL argument
+	hasSQL         bool   // the SQL argument was given, even empty: run it and exit
 	// given names the shell settings the command line set (mode, header,
 	// null, timer, stats, echo, bail): they win over the init file's.
 	given []string
@@ -55,17 +58,17 @@ type options struct {
 // errHelp asks run to print the help and exit 0.
 var errHelp = errors.New("help requested")
 
-func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
+func newFlagSet(o *options) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("tetsql", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.SetOutput(io.Discard)
-	fs.StringArrayVarP(&o.commands, "command", "c", nil, "run `SQL` or a dot command, then exit (repeatable)")
-	fs.StringArrayVarP(&o.scripts, "file", "f", nil, "run the SQL and dot commands in `FILE` (repeatable)")
+	fs.VarP(&stepValue{list: &o.commands, steps: &o.steps}, "command", "c", "run `SQL` or a dot command, then exit (repeatable; -c and -f run in command-line order)")
+	fs.VarP(&stepValue{list: &o.scripts, steps: &o.steps, file: true}, "file", "f", "run the SQL and dot commands in `FILE` (repeatable)")
 	fs.StringVar(&o.mode, "mode", "", "output `MODE`: box table csv tsv json jsonl markdown line list column parquet arrow (default: box on a terminal, else csv); arrow is an Arrow IPC stream (the IPC file format in a .arrow or .feather file)")
-	csv := fs.Bool("csv", false, "same as --mode csv")
-	json := fs.Bool("json", false, "same as --mode json")
+	fs.Bool("csv", false, "same as --mode csv")
+	fs.Bool("json", false, "same as --mode json")
 	fs.BoolVar(&o.header, "header", true, "header row in csv, tsv and column")
-	noHeader := fs.Bool("no-header", false, "no header row in csv, tsv and column")
+	fs.Bool("no-header", false, "no header row in csv, tsv and column")
 	fs.StringVar(&o.null, "null", "", "`TEXT` shown for NULL (default empty)")
 	fs.StringVarP(&o.output, "output", "o", "", "write results to `FILE` (replaced only if the run succeeds); its extension (.csv .json .jsonl .md .tsv .parquet, .arrows for an Arrow IPC stream, .arrow .feather for an Arrow IPC file) picks the mode unless --mode is given")
 	fs.StringSliceVar(&o.partitionBy, "partition-by", nil, "write a hive-partitioned Parquet dataset into the directory -o DIR, one directory level per `COLUMN` (comma-separated); needs the query as the SQL argument")
@@ -90,16 +93,16 @@ func newFlagSet(o *options) (*pflag.FlagSet, *bool, *bool, *bool) {
 	fs.BoolVar(&o.echo, "echo", false, "print each command of a script or the shell, as read, before running it (also -echo, .echo on)")
 	fs.BoolVar(&o.batch, "batch", false, "read stdin as a script even on a terminal: no prompt, and the first error ends it (also -batch)")
 	fs.BoolVar(&o.interactive, "interactive", false, "run the interactive shell even when stdin is not a terminal, prompting on stderr; an error does not end it (also -interactive)")
-	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin)")
+	fs.BoolVar(&o.noStdin, "no-stdin", false, "read nothing from stdin: end after the init file and the --cmd commands (also -no-stdin); -f - and --init - are refused with it")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolP("help", "h", false, "show this help")
-	return fs, csv, json, noHeader
+	return fs
 }
 
 // parseFlags parses args; errors are usage errors.
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
-	fs, csv, json, noHeader := newFlagSet(o)
+	fs := newFlagSet(o)
 	norm, err := normalizeArgs(fs, args)
 	if err != nil {
 		return nil, err
@@ -112,22 +115,6 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if h, _ := fs.GetBool("help"); h {
 		return nil, errHelp
-	}
-	var modes []string
-	if fs.Changed("mode") {
-		modes = append(modes, o.mode)
-	}
-	if *csv {
-		modes = append(modes, "csv")
-	}
-	if *json {
-		modes = append(modes, "json")
-	}
-	if len(modes) > 1 {
-		return nil, fmt.Errorf("choose one of --mode, --csv and --json (got %s)", strings.Join(modes, ", "))
-	}
-	if len(modes) == 1 {
-		o.mode = modes[0]
 	}
 	if o.maxRows < 0 {
 		return nil, fmt.Errorf("--max-rows %d: want a number of rows (0 = any)", o.maxRows)
@@ -151,16 +138,15 @@ func parseFlags(args []string) (*options, error) {
 	if o.batch && o.interactive {
 		return nil, errors.New("--batch and --interactive both given")
 	}
-	if *noHeader {
-		if fs.Changed("header") && o.header {
-			return nil, errors.New("--header and --no-header both given")
-		}
-		o.header = false
+	if o.noStdin && (o.init == "-" || slices.Contains(o.scripts, "-")) {
+		return nil, errors.New("--no-stdin: stdin is not read, so - names no file for -f or -init")
 	}
-	if len(modes) == 1 {
+	// normalizeArgs spelt --csv, --json and --no-header as --mode and
+	// --header: the last of them counts.
+	if fs.Changed("mode") {
 		o.given = append(o.given, "mode")
 	}
-	if fs.Changed("header") || *noHeader {
+	if fs.Changed("header") {
 		o.given = append(o.given, "header")
 	}
 	for _, name := range []string{"null", "timer", "stats", "echo", "bail"} {
@@ -228,14 +214,18 @@ var aliasRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // splitArgs sorts the positional arguments into files and the SQL: the
 // last argument is SQL unless it names an existing file, ends in .tet or
-// is a glob (see isGlobArg). A glob argument ('era5/**/*.tet', quoted so
+// is a glob (see isGlobArg); an empty or blank last argument is SQL that
+// runs nothing, as in sqlite3. A glob argument ('era5/**/*.tet', quoted so
 // that the shell leaves it alone) attaches every file it matches as one
 // schema.
 func splitArgs(o *options, args []string) error {
 	if n := len(args); n > 0 && isSQL(args[n-1]) {
-		o.sql, args = args[n-1], args[:n-1]
+		o.sql, o.hasSQL, args = args[n-1], true, args[:n-1]
 	}
 	for _, a := range args {
+		if a == "" { // not os.Stat's "stat : no such file or directory"
+			return errors.New("an empty file name")
+		}
 		o.files = append(o.files, tetsql.SplitAlias(a))
 	}
 	return nil
@@ -280,11 +270,14 @@ named after the file (or ALIAS); with one file, tables need no qualifying.
 A quoted glob ('era5/**/*.tet') attaches all the files it matches as ONE
 schema, named after its directory (era5) or ALIAS: per dataset one table
 over every file, with columns file and one per key=value directory.
-SQL, -c and -f run and exit (non-zero on the first error). Otherwise: an
+SQL, -c and -f run and exit (non-zero on the first error): -c and -f in
+the order given, then the SQL. Otherwise: an
 interactive shell on a terminal, else a script read from stdin.
 The options of sqlite3 and DuckDB's shell work with one dash or two
 (-csv, -tabs, -noheader, -nullvalue TEXT, -batch, -s SQL, ...); those that
 do not apply to tetsql are refused, saying why (docs/SQL.md lists them).
+Of several mode flags (--mode, --csv, -tabs, ...) the last counts, and so
+does the last of --header and --no-header.
 
 Flags:
 `
@@ -303,7 +296,7 @@ Examples:
 
 // writeUsage prints the help text.
 func writeUsage(w io.Writer) {
-	fs, _, _, _ := newFlagSet(&options{})
+	fs := newFlagSet(&options{})
 	fmt.Fprint(w, usageHead)
 	fmt.Fprint(w, fs.FlagUsagesWrapped(80))
 	fmt.Fprint(w, usageTail)

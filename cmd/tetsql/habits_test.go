@@ -13,25 +13,36 @@ import (
 // positional arguments follow "--" in their order.
 func TestNormalizeArgs(t *testing.T) {
 	tests := []struct{ in, want []string }{
-		{[]string{"-csv", "-header", "f.tet"}, []string{"--csv", "--header", "--", "f.tet"}},
-		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--json", "--no-header", "--readonly", "--bail", "--"}},
+		{[]string{"-csv", "-header", "f.tet"}, []string{"--mode=csv", "--header", "--", "f.tet"}},
+		{[]string{"-json", "-noheader", "-readonly", "-bail"}, []string{"--mode=json", "--header=false", "--readonly", "--bail", "--"}},
 		{[]string{"-line", "-box", "-markdown", "-table", "-list", "-tabs"}, []string{"--mode=line", "--mode=box", "--mode=markdown", "--mode=table", "--mode=list", "--mode=tsv", "--"}},
 		{[]string{"-init", "rc", "-cmd", ".mode csv", "-nullvalue", "NA"}, []string{"--init=rc", "--cmd=.mode csv", "--null=NA", "--"}},
 		// A flag's value and what follows "--" stay as they are.
 		{[]string{"-c", "-json", "-o", "x.csv", "-f", "-"}, []string{"--command=-json", "--output=x.csv", "--file=-", "--"}},
 		{[]string{"--", "-csv"}, []string{"--", "-csv"}},
 		{[]string{"-safe", "-version"}, []string{"--safe", "--version", "--"}},
-		{[]string{"-echo", "-bail", "-stats", "--noheader"}, []string{"--echo", "--bail", "--stats", "--no-header", "--"}},
+		{[]string{"-echo", "-bail", "-stats", "--noheader"}, []string{"--echo", "--bail", "--stats", "--header=false", "--"}},
 		// tetsql's long flags with one dash; values after "=".
 		{[]string{"-max-rows", "5", "--mode=csv", "-nullvalue=NA"}, []string{"--max-rows=5", "--mode=csv", "--null=NA", "--"}},
 		{[]string{"--max-rows", "-5"}, []string{"--max-rows=-5", "--"}},
+		// Mode options with a value, as -csv=true: on, or no effect.
+		{[]string{"-line=true", "-tabs=TRUE", "--box=1", "-line=false", "-csv=false"}, []string{"--mode=line", "--mode=tsv", "--mode=box", "--csv=false", "--"}},
+		{[]string{"-noheader=false", "-scanstats=true"}, []string{"--header=true", "--stats=true", "--"}},
+		// The last mode and header flag wins, in command-line order.
+		{[]string{"-csv", "-json", "-tabs", "--no-header=true", "-header"}, []string{"--mode=csv", "--mode=json", "--mode=tsv", "--header=false", "--header", "--"}},
 		// DuckDB's -s is -c; SQL starting with a dash is positional.
 		{[]string{"a.tet", "-s", "SELECT 1", "-- note\nSELECT 2"}, []string{"--command=SELECT 1", "--", "a.tet", "-- note\nSELECT 2"}},
 		{[]string{"--command=SELECT 1", "-"}, []string{"--command=SELECT 1", "--", "-"}},
+		// A comment holding "=" before any white space is SQL too; a
+		// known flag's value may hold white space.
+		{[]string{"a.tet", "--note=x\nSELECT 5"}, []string{"--", "a.tet", "--note=x\nSELECT 5"}},
+		{[]string{"-x=1 SELECT 5"}, []string{"--", "-x=1 SELECT 5"}},
+		{[]string{"--null=a b", "-cmd=.mode csv", "-nullvalue=N A"}, []string{"--null=a b", "--cmd=.mode csv", "--null=N A", "--"}},
+		{[]string{"-c=SELECT 1", "-- x=y\tSELECT 2"}, []string{"--command=SELECT 1", "--", "-- x=y\tSELECT 2"}},
 	}
 	for _, tc := range tests {
 		o := &options{}
-		fs, _, _, _ := newFlagSet(o)
+		fs := newFlagSet(o)
 		got, err := normalizeArgs(fs, tc.in)
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("normalizeArgs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
@@ -54,6 +65,15 @@ func TestRun_sqlite3Flags(t *testing.T) {
 		{[]string{"-json"}, `[{"station":0,"station_label":"Longyearbyen"},` + "\n" + `{"station":1,"station_label":"Nuuk"}]` + "\n"},
 		{[]string{"-line", "-readonly", "-bail"}, "      station = 0\nstation_label = Longyearbyen\n\n      station = 1\nstation_label = Nuuk\n"},
 		{[]string{"-markdown"}, "| station | station_label |\n|--------:|---------------|\n|       0 | Longyearbyen  |\n|       1 | Nuuk          |\n"},
+		// The last mode flag wins, and the last of -header and -noheader.
+		{[]string{"-csv", "-json"}, `[{"station":0,"station_label":"Longyearbyen"},` + "\n" + `{"station":1,"station_label":"Nuuk"}]` + "\n"},
+		{[]string{"-json", "--mode", "list", "-csv"}, "station,station_label\n0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-tabs", "-csv", "-noheader"}, "0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-csv", "-tabs"}, "station\tstation_label\n0\tLongyearbyen\n1\tNuuk\n"},
+		{[]string{"-box", "-list"}, "station|station_label\n0|Longyearbyen\n1|Nuuk\n"},
+		{[]string{"-header", "-noheader", "-csv"}, "0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-noheader", "-header", "-csv"}, "station,station_label\n0,Longyearbyen\n1,Nuuk\n"},
+		{[]string{"-csv", "-json=false"}, "station,station_label\n0,Longyearbyen\n1,Nuuk\n"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, "", append(append([]string{}, tc.args...), demo, q)...)

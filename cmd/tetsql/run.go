@@ -177,16 +177,16 @@ func warnTo(w io.Writer) func(string) {
 // --batch (-batch) or --no-stdin says otherwise, or --interactive
 // (-interactive) even when it is not one, as in sqlite3.
 func isInteractive(o *options, inTTY bool) bool {
-	if o.sql != "" || len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin || o.batch {
+	if o.hasSQL || len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin || o.batch {
 		return false
 	}
 	return inTTY || o.interactive
 }
 
 // session runs what the command line asks for: the init file and --cmd
-// commands first, then -c commands, -f scripts and the SQL argument in
-// that order, or else the shell or a script from stdin (nothing with
-// --no-stdin).
+// commands first, then the -c commands and -f scripts in command-line
+// order and the SQL argument, or else the shell or a script from stdin
+// (nothing with --no-stdin).
 func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, stdout, stderr io.Writer, interactive, editing bool) error {
 	if err := runInit(ctx, sh, o, stdin); err != nil {
 		return err
@@ -214,17 +214,18 @@ func session(ctx context.Context, sh *repl.Shell, o *options, stdin io.Reader, s
 			return err
 		}
 	}
-	for _, c := range o.commands {
-		if err := sh.Exec(ctx, c); err != nil {
+	for _, s := range o.steps { // -c and -f in command-line order
+		var err error
+		if s.file {
+			err = runFile(ctx, sh, s.text, stdin)
+		} else {
+			err = sh.Exec(ctx, s.text)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	for _, path := range o.scripts {
-		if err := runFile(ctx, sh, path, stdin); err != nil {
-			return err
-		}
-	}
-	if o.sql != "" {
+	if o.hasSQL { // even empty: it runs nothing, and stdin is not read
 		return sh.Exec(ctx, o.sql)
 	}
 	if len(o.commands) > 0 || len(o.scripts) > 0 || o.noStdin {

@@ -44,7 +44,7 @@ func TestRun_exitCodes(t *testing.T) {
 		{name: "not a tet file", args: []string{"run.go", "SELECT 1"}, code: 1, stderr: "run.go"},
 		{name: "unknown flag", args: []string{"--bogus"}, code: 2, stderr: "Error: unknown flag --bogus\nTry 'tetsql --help'."},
 		{name: "bad mode", args: []string{"--mode", "fancy", sample, "SELECT 1"}, code: 2, stderr: `unknown mode "fancy"`},
-		{name: "two modes", args: []string{"--csv", "--json", "SELECT 1"}, code: 2, stderr: "choose one of"},
+		{name: "two modes: the last wins", args: []string{"--csv", "--json", "SELECT 1 AS a"}, stdout: `[{"a":1}]` + "\n"},
 		{name: "bad alias", args: []string{"a=" + sample, "a=" + sample, "SELECT 1"}, code: 2, stderr: `alias "a" used twice`},
 		{name: "bad size", args: []string{"--max-chunk-bytes", "lots", "SELECT 1"}, code: 2, stderr: "--max-chunk-bytes"},
 		{name: "mem limit", args: []string{"--mem-limit", "300B", sample, "SELECT count FROM temperature_agg('d0,d1')"}, code: 1,
@@ -199,12 +199,40 @@ func TestSplitArgs(t *testing.T) {
 		{[]string{"run.go"}, 1, ""}, // an existing file
 		{[]string{".tables"}, 0, ".tables"},
 		{[]string{}, 0, ""},
+		{[]string{"a.tet", ""}, 1, ""},
+		{[]string{" \n"}, 0, " \n"},
 	} {
 		var o options
 		splitArgs(&o, tt.args)
-		if len(o.files) != tt.files || o.sql != tt.sql {
-			t.Errorf("%q: files %v sql %q", tt.args, o.files, o.sql)
+		given := len(tt.args) > tt.files
+		if len(o.files) != tt.files || o.sql != tt.sql || o.hasSQL != given {
+			t.Errorf("%q: files %v sql %q (given %v)", tt.args, o.files, o.sql, o.hasSQL)
 		}
+	}
+	// An empty file name is a usage error, not "stat : no such file".
+	for _, args := range [][]string{{"", "SELECT 1"}, {"a.tet", "", "SELECT 1"}} {
+		var o options
+		err := splitArgs(&o, args)
+		if err == nil || !strings.HasSuffix(err.Error(), "an empty file name") {
+			t.Errorf("%q: err %v, want an empty file name", args, err)
+		}
+	}
+}
+
+// TestRun_emptyArgs: an empty or blank SQL argument runs nothing and
+// reads no stdin (as in sqlite3); an empty file name is a usage error.
+func TestRun_emptyArgs(t *testing.T) {
+	demo := filepath.Join("..", "..", "testdata", "demo.tet")
+	t.Setenv("HOME", t.TempDir())
+	for _, sql := range []string{"", "  \n"} {
+		code, out, errs := runCLI(t, "SELECT 'x';\n", demo, sql)
+		if code != 0 || out != "" || errs != "" {
+			t.Errorf("SQL %q: exit %d, stdout %q, stderr %q; want 0 and nothing", sql, code, out, errs)
+		}
+	}
+	code, out, errs := runCLI(t, "", "", "SELECT 1")
+	if code != exitUsage || out != "" || errs != "Error: an empty file name\nTry 'tetsql --help'.\n" {
+		t.Errorf(`"" "SELECT 1": exit %d, stdout %q, stderr %q`, code, out, errs)
 	}
 	var o options
 	splitArgs(&o, []string{"era5=/data/x.tet"})

@@ -67,6 +67,8 @@ var shellFlags = map[string]shellFlag{
 	// SQLite's memory allocators.
 	"lookaside": {why: noMemory}, "pagecache": {why: noMemory}, "heap": {why: noMemory},
 	"memtrace": {why: noMemory}, "threadsafe": {why: noMemory},
+	// sqlite3's build-dependent ones: a sorter threshold and a VFS.
+	"sorterref": {why: noMemory}, "multiplex": {why: noStorage},
 	// The rest.
 	"A":          {why: "tetsql reads no SQLite archives (sqlite3's .archive)"},
 	"nonce":      {why: "tetsql's --safe has no escape: safe mode cannot be lifted from SQL"},
@@ -77,4 +79,13 @@ var shellFlags = map[string]shellFlag{
 	"ui":         {why: "tetsql has no web UI"},
 	"dark-mode":  {why: "tetsql does not colour SQL"},
 	"light-mode": {why: "tetsql does not colour SQL"},
+	// DuckDB's: agent mode prints compact Markdown tables (DuckDB's
+	// have each column's type in the header, tetsql's do not); -no-agent
+	// turns it off, and tetsql never turns it on by itself.
+	"agent":       {args: []string{"--mode=markdown"}},
+	"no-agent":    {},
+	"unredacted":  {why: "tetsql keeps no secrets to redact (DuckDB's CREATE SECRET)"},
+	"connect":     {why: "tetsql connects to no remote database: it reads local .tet, Blosc2 and Tensogram files"},
+	"format":      {why: "tetsql does not format SQL"},
+	"format-file": {why: "tetsql does not format SQL"},
 }

@@ -107,6 +107,9 @@ func shellOptions(t *testing.T) []shellOption {
 		refused([]string{"-heap", "1000000"}, memoryText),
 		{name: "scanstats", args: []string{"-scanstats"}, sql: "SELECT count(*) AS n FROM elevation", stdout: "n\n50\n", stderr: "stats: demo.elevation"},
 		refused([]string{"-threadsafe", "0"}, memoryText),
+		// sqlite3's build-dependent options.
+		refused([]string{"-sorterref", "1000"}, memoryText),
+		refused([]string{"-multiplex"}, storageText),
 		// DuckDB's shell.
 		{name: "c", args: []string{"-c", "SELECT 5 AS c"}, stdout: "c\n5\n"},
 		{name: "f", args: []string{"-f", script}, stdout: "s\n7\n"},
@@ -119,6 +122,12 @@ func shellOptions(t *testing.T) []shellOption {
 		refused([]string{"-unsigned"}, "tetsql loads no extensions"),
 		refused([]string{"-dark-mode"}, "tetsql does not colour SQL"),
 		refused([]string{"-light-mode"}, "tetsql does not colour SQL"),
+		mapped([]string{"-agent"}, "| station | station_label |\n|--------:|---------------|\n|       0 | Longyearbyen  |\n|       1 | Nuuk          |\n"),
+		mapped([]string{"-no-agent"}, csvOut),
+		refused([]string{"-unredacted"}, "tetsql keeps no secrets to redact (DuckDB's CREATE SECRET)"),
+		refused([]string{"-connect", "quack"}, "tetsql connects to no remote database: it reads local .tet, Blosc2 and Tensogram files"),
+		refused([]string{"-format"}, "tetsql does not format SQL"),
+		refused([]string{"-format-file", "q.sql"}, "tetsql does not format SQL"),
 		// Two dashes, as sqlite3 and DuckDB allow.
 		refused([]string{"--html"}, "tetsql has no html mode (modes: "+modesText+")"),
 		mapped([]string{"--noheader"}, "0,Longyearbyen\n1,Nuuk\n"),
@@ -217,7 +226,10 @@ func TestRun_flagErrors(t *testing.T) {
 		{[]string{"--read-ahead", "x"}, `--read-ahead "x": want a number of chunks from 0 to 64 (0 = off)`},
 		{[]string{"--csv=3"}, `--csv "3": want true or false`},
 		{[]string{"-header=maybe"}, `--header "maybe": want true or false`},
+		{[]string{"-line=maybe"}, `-line "maybe": want true or false`},
 		{[]string{"-batch", "-interactive"}, "--batch and --interactive both given"},
+		{[]string{"-no-stdin", "-f", "-"}, "--no-stdin: stdin is not read, so - names no file for -f or -init"},
+		{[]string{"-init", "-", "--no-stdin"}, "--no-stdin: stdin is not read, so - names no file for -f or -init"},
 	}
 	for _, tc := range tests {
 		code, out, errs := runCLI(t, "", append(tc.args, demo, "SELECT 1")...)
@@ -253,7 +265,8 @@ func TestIsInteractive(t *testing.T) {
 		{options{}, false, false},
 		{options{batch: true}, true, false},
 		{options{interactive: true}, false, true},
-		{options{interactive: true, sql: "SELECT 1"}, false, false},
+		{options{interactive: true, sql: "SELECT 1", hasSQL: true}, false, false},
+		{options{hasSQL: true}, true, false}, // an empty SQL argument
 		{options{interactive: true, commands: []string{".tables"}}, true, false},
 		{options{interactive: true, scripts: []string{"x.sql"}}, false, false},
 		{options{noStdin: true}, true, false},
