@@ -237,7 +237,11 @@ func isSQL(arg string) bool {
 	if alias, p, ok := strings.Cut(arg, "="); ok && aliasRE.MatchString(alias) {
 		path = p
 	}
-	if strings.HasSuffix(strings.ToLower(path), ".tet") || exists(arg) || exists(path) || isGlobArg(path) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".tet", ".b2nd", ".tgm": // a file, also a missing one ("no such file")
+		return false
+	}
+	if exists(arg) || exists(path) || isGlobArg(path) {
 		return false
 	}
 	return true

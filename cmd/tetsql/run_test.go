@@ -196,6 +196,9 @@ func TestSplitArgs(t *testing.T) {
 		{[]string{"a.tet"}, 1, ""},
 		{[]string{"a.tet", "SELECT 1"}, 1, "SELECT 1"},
 		{[]string{"x=a.tet", "b.tet"}, 2, ""},
+		{[]string{"a.tet", "missing.b2nd"}, 2, ""}, // missing files of every format
+		{[]string{"a.tet", "x=missing.TGM"}, 2, ""},
+		{[]string{"a.tet", "SELECT 'x.tgm'"}, 1, "SELECT 'x.tgm'"},
 		{[]string{"run.go"}, 1, ""}, // an existing file
 		{[]string{".tables"}, 0, ".tables"},
 		{[]string{}, 0, ""},
