@@ -1,5 +1,7 @@
 package output
 
+import "sort"
+
 // Fitting a grid to the terminal (Options.FitWidth). The columns keep
 // the widths their first window of rows asks for while the whole line
 // fits, and a text cell of a later row wider than its column is cut to
@@ -36,27 +38,61 @@ func (g *grid) fit(numW []int) {
 	if g.lineWidth(floors, n) > limit {
 		// Show the most leading columns that fit at their floors, beside
 		// the "…" column.
-		k := 1
-		for k < n && g.lineWidth(floors, k+1)+g.moreWidth() <= limit {
+		k, w := 1, g.lineWidth(floors, 1)+g.moreWidth()
+		for k < n && w+g.colWidth(floors[k]) <= limit {
+			w += g.colWidth(floors[k])
 			k++
 		}
 		g.shown = k
 		limit -= g.moreWidth()
 	}
-	total := g.lineWidth(g.widths, g.shown)
-	for total > limit {
-		widest := -1
-		for i := range g.shown {
-			if g.widths[i] > floors[i] && (widest < 0 || g.widths[i] > g.widths[widest]) {
-				widest = i
-			}
-		}
-		if widest < 0 {
-			return // only numbers and floors left: the line overflows
-		}
-		g.widths[widest]--
-		total--
+	g.narrow(floors, limit)
+}
+
+// narrow takes width from the shown columns until a line is at most
+// limit wide, as if one column at a time from the widest (the leftmost
+// of equals), none below its floor: every column is capped at a level
+// L+1, then the leftmost of those at L+1 lose one more. The level is
+// found by bisection, so the work does not grow with the excess width
+// (a megabyte of text in column mode, which cuts no cell beforehand).
+func (g *grid) narrow(floors []int, limit int) {
+	k := g.shown
+	excess := g.lineWidth(g.widths, k) - limit
+	if excess <= 0 {
+		return
 	}
+	saved := func(level int) int { // what capping at level saves
+		n := 0
+		for i, w := range g.widths[:k] {
+			n += w - max(floors[i], min(w, level))
+		}
+		return n
+	}
+	if saved(0) <= excess { // floors only: the line fits just, or overflows
+		copy(g.widths, floors[:k])
+		return
+	}
+	widest := 0
+	for _, w := range g.widths[:k] {
+		widest = max(widest, w)
+	}
+	level := sort.Search(widest+1, func(l int) bool { return saved(l) < excess }) // capping at level is not enough
+	rest := excess - saved(level)
+	for i, w := range g.widths[:k] {
+		g.widths[i] = max(floors[i], min(w, level))
+		if rest > 0 && g.widths[i] == level && level > floors[i] {
+			g.widths[i]--
+			rest--
+		}
+	}
+}
+
+// colWidth is what one column of width w adds to a line.
+func (g *grid) colWidth(w int) int {
+	if g.style.column {
+		return w + 2
+	}
+	return w + 3
 }
 
 // fitCut cuts the cell c of width w to column i's width, with "…", in a
