@@ -85,12 +85,12 @@ func (p *Progress) report() {
 	bytes := p.bytes.Load()
 	b := append(p.line[:0], '\r')
 	n := len(b)
-	b = appendGrouped(b, p.rows)
+	b = AppendGrouped(b, p.rows)
 	b = append(b, " rows  "...)
 	b = appendBytes(b, float64(bytes))
 	if secs > 0 {
 		b = append(b, "  "...)
-		b = appendGrouped(b, int64(float64(p.rows)/secs))
+		b = AppendGrouped(b, int64(float64(p.rows)/secs))
 		b = append(b, " rows/s  "...)
 		b = appendBytes(b, float64(bytes)/secs)
 		b = append(b, "/s"...)
@@ -104,8 +104,8 @@ func (p *Progress) report() {
 	p.out.Write(b) //nolint:errcheck // best effort on stderr
 }
 
-// appendGrouped appends n with thousands separators: 1,234,567.
-func appendGrouped(b []byte, n int64) []byte {
+// AppendGrouped appends n with thousands separators: 1,234,567.
+func AppendGrouped(b []byte, n int64) []byte {
 	var tmp [24]byte
 	d := strconv.AppendInt(tmp[:0], n, 10)
 	for i, c := range d {

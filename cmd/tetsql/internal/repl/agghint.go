@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // The _agg hint: after an aggregate statement that read a cells table
@@ -71,7 +72,7 @@ func (s *Shell) aggHint(q string, scans []tetsql.ScanStats) {
 		}
 		s.live.hinted[companion] = true
 		fmt.Fprintf(s.opt.Stderr, "hint: %s chunks of %s were read row by row; %s folds whole chunks: SELECT %s FROM %s WHERE … (%s('DIM') groups by a dim)\n",
-			appendGrouped(nil, st.ChunksDecoded), st.Table, companion, strings.Join(cols, ", "), companion, companion)
+			output.AppendGrouped(nil, st.ChunksDecoded), st.Table, companion, strings.Join(cols, ", "), companion, companion)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tetsql/tetsql"
+	"github.com/tetsql/tetsql/cmd/tetsql/internal/output"
 )
 
 // The progress line of a running statement: on a terminal's stderr, a
@@ -203,23 +204,23 @@ func (l *liveLine) stop() {
 // 3,456,789 rows/s  3.6 s" (chunks/s while no row was counted).
 func appendLive(b []byte, c tetsql.LiveCounts, elapsed time.Duration) []byte {
 	if c.FilesPlanned > 0 {
-		b = appendGrouped(b, c.FilesOpened)
+		b = output.AppendGrouped(b, c.FilesOpened)
 		b = append(b, '/')
-		b = appendGrouped(b, c.FilesPlanned)
+		b = output.AppendGrouped(b, c.FilesPlanned)
 		b = append(b, " files  "...)
 	}
-	b = appendGrouped(b, c.Chunks)
+	b = output.AppendGrouped(b, c.Chunks)
 	if c.ChunksPlanned > 0 {
 		b = append(b, '/')
-		b = appendGrouped(b, c.ChunksPlanned)
+		b = output.AppendGrouped(b, c.ChunksPlanned)
 	}
 	b = append(b, " chunks  "...)
-	b = appendGrouped(b, c.Rows)
+	b = output.AppendGrouped(b, c.Rows)
 	b = append(b, " rows"...)
 	if secs := elapsed.Seconds(); secs > 0 {
 		if c.Rows > 0 {
 			b = append(b, "  "...)
-			b = appendGrouped(b, int64(float64(c.Rows)/secs))
+			b = output.AppendGrouped(b, int64(float64(c.Rows)/secs))
 			b = append(b, " rows/s"...)
 		} else if c.Chunks > 0 {
 			b = append(b, "  "...)
@@ -230,19 +231,6 @@ func appendLive(b []byte, c tetsql.LiveCounts, elapsed time.Duration) []byte {
 	b = append(b, "  "...)
 	b = strconv.AppendFloat(b, elapsed.Seconds(), 'f', 1, 64)
 	return append(b, " s"...)
-}
-
-// appendGrouped appends n >= 0 with thousands separators: 1,234,567.
-func appendGrouped(b []byte, n int64) []byte {
-	var tmp [24]byte
-	d := strconv.AppendInt(tmp[:0], n, 10)
-	for i, c := range d {
-		if i > 0 && d[i-1] != '-' && (len(d)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 // pauseWriter is the shell's Stdout on a terminal while a progress line

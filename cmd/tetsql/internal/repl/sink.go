@@ -176,17 +176,7 @@ func modeForPath(path string) (m output.Mode, known bool) {
 }
 
 // groupDigits writes n with thousands separators: 1234567 → 1,234,567.
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func groupDigits(n int64) string { return string(output.AppendGrouped(nil, n)) }
 
 // sizeText formats a byte count with a binary unit: 512 B, 1.5 KiB, 3.2 GiB.
 func sizeText(n int64) string {
