@@ -36,7 +36,11 @@ func closeNames(word string, cands []candidate) []string {
 	var hits []hit
 	seen := map[string]bool{}
 	for _, c := range cands {
-		d := distance(w, []rune(strings.ToLower(c.key)))
+		key := []rune(strings.ToLower(c.key))
+		if len(key) > len(w)+2 || len(w) > len(key)+2 { // 3 edits at least: no need to align them
+			continue
+		}
+		d := distance(w, key)
 		if d == 0 || d > 2 || 3*d > len(w) || seen[strings.ToLower(c.show)] {
 			continue
 		}
